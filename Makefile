@@ -1,0 +1,155 @@
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# ksymtap build.  The chain follows libbpf-bootstrap: bpf/X.bpf.c -> build/X.bpf.o
+# (clang -target bpf, CO-RE) -> build/X.skel.h (bpftool gen skeleton) -> user objects
+# -> build/ksymtap, linked statically so the same file runs in the test VMs, in
+# containers and on hosts.
+
+OUTPUT ?= build
+CLANG ?= clang
+LLVM_STRIP ?= llvm-strip
+BPFTOOL ?= bpftool
+CC ?= cc
+ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+
+# Debian packages every target of this Makefile needs (make deps).
+DEB_PACKAGES := make gcc libc6-dev clang llvm libbpf-dev bpftool libelf-dev \
+	zlib1g-dev pkg-config qemu-system-x86 busybox-static cpio linux-perf \
+	kmod iproute2 ca-certificates
+
+# clang's own system include dirs, so the BPF side finds <asm/...> without
+# pulling host headers in front of vmlinux.h (libbpf-bootstrap does the same).
+CLANG_BPF_SYS_INCLUDES := $(shell $(CLANG) -v -E - </dev/null 2>&1 \
+	| sed -n '/<...> search starts here:/,/End of search list./{ s| \(/.*\)|-idirafter \1|p }')
+
+BPF_CFLAGS := -g -O2 -Wall -Werror -target bpf -D__TARGET_ARCH_$(ARCH) \
+	-I. -Iinclude $(CLANG_BPF_SYS_INCLUDES)
+
+CFLAGS ?= -g -O2
+CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Wmissing-field-initializers \
+	-Wshadow -Wno-unused-parameter -D_GNU_SOURCE -Iinclude -Iuser -I$(OUTPUT)
+LDFLAGS ?=
+LDLIBS_STATIC := -static -lbpf -lelf -lz
+
+BPF_SRCS := $(wildcard bpf/*.bpf.c)
+BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.bpf.o,$(BPF_SRCS))
+SKELS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
+
+# user/main.c is the CLI; everything else in user/ is library code that the unit
+# tests link against too.
+USER_SRCS := $(wildcard user/*.c)
+USER_OBJS := $(patsubst user/%.c,$(OUTPUT)/user/%.o,$(USER_SRCS))
+LIB_OBJS := $(filter-out $(OUTPUT)/user/main.o,$(USER_OBJS))
+
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/unit/%,$(UNIT_SRCS))
+UNIT_COMMON := $(OUTPUT)/tests/unit/unit.o
+
+# Programs the VM suite runs inside the guests (workload generators, checkers).
+VMPROG_SRCS := $(wildcard tests/vm/progs/*.c)
+VMPROG_BINS := $(patsubst tests/vm/progs/%.c,$(OUTPUT)/tests/vm/%,$(VMPROG_SRCS))
+VMPROG_BPF_SRCS := $(wildcard tests/vm/progs/*.bpf.c)
+VMPROG_BPF_OBJS := $(patsubst tests/vm/progs/%.bpf.c,$(OUTPUT)/tests/vm/%.bpf.o,$(VMPROG_BPF_SRCS))
+VMPROG_BINS := $(filter-out %.bpf,$(VMPROG_BINS))
+
+ifeq ($(V),1)
+	Q =
+	msg =
+else
+	Q = @
+	msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
+	MAKEFLAGS += --no-print-directory
+endif
+
+.PHONY: all
+all: $(OUTPUT)/ksymtap
+
+$(OUTPUT) $(OUTPUT)/user $(OUTPUT)/tests/unit $(OUTPUT)/tests/vm:
+	$(Q)mkdir -p $@
+
+# BPF side: CO-RE object, stripped of DWARF (BTF stays), then the skeleton.
+$(OUTPUT)/%.bpf.o: bpf/%.bpf.c vmlinux.h $(wildcard include/*.h) $(wildcard bpf/*.h) | $(OUTPUT)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@.tmp
+	$(Q)$(LLVM_STRIP) -g $@.tmp -o $@ && rm -f $@.tmp
+
+$(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< > $@
+
+$(OUTPUT)/user/%.o: user/%.c $(wildcard include/*.h) $(wildcard user/*.h) $(SKELS) | $(OUTPUT)/user
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(OUTPUT)/ksymtap: $(USER_OBJS)
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS_STATIC) -o $@
+
+# Host unit tests: one binary per tests/unit/test_*.c, linked with the library
+# objects and the small assertion helpers in tests/unit/unit.c.
+$(OUTPUT)/tests/unit/unit.o: tests/unit/unit.c tests/unit/unit.h | $(OUTPUT)/tests/unit
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -Itests/unit -c $< -o $@
+
+$(OUTPUT)/tests/unit/%: tests/unit/%.c $(UNIT_COMMON) $(LIB_OBJS) tests/unit/unit.h | $(OUTPUT)/tests/unit
+	$(call msg,TEST-CC,$@)
+	$(Q)$(CC) $(CFLAGS) -Itests/unit $< $(UNIT_COMMON) $(LIB_OBJS) $(LDLIBS_STATIC) -o $@
+
+$(OUTPUT)/tests/vm/%.bpf.o: tests/vm/progs/%.bpf.c vmlinux.h | $(OUTPUT)/tests/vm
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@.tmp
+	$(Q)$(LLVM_STRIP) -g $@.tmp -o $@ && rm -f $@.tmp
+
+$(OUTPUT)/tests/vm/%: tests/vm/progs/%.c $(LIB_OBJS) | $(OUTPUT)/tests/vm
+	$(call msg,VM-CC,$@)
+	$(Q)$(CC) $(CFLAGS) $< $(LIB_OBJS) $(LDLIBS_STATIC) -o $@
+
+.PHONY: unit-build vm-build
+unit-build: $(UNIT_BINS) $(UNIT_COMMON)
+vm-build: $(OUTPUT)/ksymtap $(VMPROG_BINS) $(VMPROG_BPF_OBJS)
+
+# make test: host unit tests, then the VM suite on Debian's 6.1 and 6.12 kernels.
+# The runner prints one summary line over all of it and fails on any failure.
+.PHONY: test unittest vmtest
+test: all unit-build vm-build
+	$(Q)tests/run.sh --unit --vm 6.1 --vm 6.12
+
+unittest: unit-build
+	$(Q)tests/run.sh --unit
+
+# make vmtest KERNEL=/path/to/vmlinuz: the VM suite on any other kernel image.
+# Without KERNEL, both Debian lines.
+vmtest: all vm-build
+ifdef KERNEL
+	$(Q)tests/run.sh --vm-kernel $(KERNEL)
+else
+	$(Q)tests/run.sh --vm 6.1 --vm 6.12
+endif
+
+.PHONY: bench
+bench: all vm-build
+	$(Q)tests/bench/run.sh
+
+# Install every package the build, tests and benchmarks need (root, apt-get).
+.PHONY: deps
+deps:
+	@if [ "$$(id -u)" != 0 ]; then echo "make deps: run as root (it calls apt-get install)" >&2; exit 1; fi
+	DEBIAN_FRONTEND=noninteractive apt-get update
+	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(DEB_PACKAGES)
+
+# vmlinux.h is generated once from the development machine's BTF and committed;
+# CO-RE relocates the object on every kernel it loads on.
+.PHONY: vmlinux
+vmlinux:
+	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > vmlinux.h
+
+.PHONY: format
+format:
+	clang-format -i bpf/*.c include/*.h user/*.c user/*.h tests/unit/*.c tests/unit/*.h tests/vm/progs/*.c
+
+.PHONY: clean
+clean:
+	rm -rf $(OUTPUT)
+
+.DELETE_ON_ERROR:
+.SECONDARY:

@@ -1,0 +1,582 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ksymtap's kernel side: fentry/fexit programs on the functions where dynamic
+ * kernel symbols are born and die.  Every event goes into one ring buffer in the
+ * layout of include/ksymtap.h; the loader turns them into perf records.
+ *
+ * Each program mirrors what the kernel's own perf emitter does at the same point
+ * (kernel/events/core.c perf_event_bpf_emit_ksymbols(), kernel/bpf/core.c
+ * bpf_image_ksym_add(), kernel/kprobes.c __get_insn_slot(), kernel/trace/ftrace.c
+ * ftrace_update_trampoline()), so the records match field by field, but without
+ * depending on a perf listener being present.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "ksymtap.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* Not in the BTF of kernels built without CONFIG_KPROBES (the dev host's 6.18). */
+struct kprobe_insn_cache___kt {
+	const char *sym;
+} __attribute__((preserve_access_index));
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4 << 20); /* the loader sets --ringbuf-size */
+} events SEC(".maps");
+
+/* Events that did not fit into the ring buffer, per CPU; the loader sums them. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, u64);
+} dropped SEC(".maps");
+
+/* An event is built here and then copied into the ring with only the bytes of
+ * its name: names are up to 512 bytes, but most are under 64.  Tracing programs
+ * run with migration, not preemption, disabled (__bpf_prog_enter()), so another
+ * task may preempt a program on the same CPU mid-event: the busy count sends
+ * such a nested event straight into a full-size ring reservation instead. */
+struct scratch {
+	u64 busy;
+	struct kt_event e;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, struct scratch);
+} scratch SEC(".maps");
+
+/*
+ * Who made a symbol, kept from its birth to its death.  Unloads often run from a
+ * workqueue (bpf_prog_put_deferred) or an RCU callback (trampoline images), where
+ * the current task says nothing about the owner; and a program's id is already
+ * zero when bpf_prog_kallsyms_del() runs (bpf_prog_free_id() comes first).  Keyed
+ * by the kernel object: the bpf_prog_aux for programs, the bpf_ksym for images,
+ * the text address for ftrace trampolines and kprobe pages.
+ */
+struct owner {
+	u64 cgroup_id;
+	u32 pid;
+	u32 tid;
+	u32 prog_id;
+	u32 len;
+	u8 source;
+	u8 pad[3];
+	char comm[KT_COMM_LEN];
+	char name[24]; /* OOL names: ftrace_trampoline, kprobe_(opt)insn_page */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 65536);
+	__type(key, u64);
+	__type(value, struct owner);
+} owners SEC(".maps");
+
+/* A kprobe page allocated by this thread, waiting for __get_insn_slot() to
+ * return, where the cache (and so the name) is known. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, u32);
+	__type(value, u64);
+} pending_insn SEC(".maps");
+
+/* 6.1's module_alloc() serves ftrace trampolines, kprobe pages, BPF images and
+ * modules alike: the caller tells them apart.  The loader fills these in from
+ * /proc/kallsyms (arch_ftrace_update_trampoline, alloc_insn_page). */
+const volatile struct kt_range ftrace_caller = {};
+const volatile struct kt_range kprobe_caller = {};
+const volatile __u32 page_size = 4096;
+
+static __always_inline void count_drop(void)
+{
+	u32 zero = 0;
+	u64 *n = bpf_map_lookup_elem(&dropped, &zero);
+
+	if (n)
+		(*n)++;
+}
+
+/* An event under construction: in the per-CPU scratch, or reserved in the ring. */
+struct ev {
+	struct kt_event *e;
+	u64 *busy;
+};
+
+static __always_inline bool ev_init(struct ev *v, u16 record_type, u8 source, u8 hook)
+{
+	u32 zero = 0;
+	struct scratch *s = bpf_map_lookup_elem(&scratch, &zero);
+	struct kt_event *e;
+	u64 id;
+
+	if (!s)
+		return false;
+	if (__sync_fetch_and_add(&s->busy, 1) == 0) {
+		v->busy = &s->busy;
+		e = &s->e;
+	} else {
+		__sync_fetch_and_add(&s->busy, -1);
+		v->busy = NULL;
+		e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+		if (!e) {
+			count_drop();
+			return false;
+		}
+	}
+	v->e = e;
+	id = bpf_get_current_pid_tgid();
+	e->time = bpf_ktime_get_ns();
+	e->cgroup_id = bpf_get_current_cgroup_id();
+	e->addr = 0;
+	e->len = 0;
+	e->ksym_type = 0;
+	e->flags = 0;
+	e->prog_id = 0;
+	e->bpf_type = 0;
+	e->bpf_flags = 0;
+	__builtin_memset(e->tag, 0, sizeof(e->tag));
+	e->pid = id >> 32;
+	e->tid = (u32)id;
+	e->cpu = bpf_get_smp_processor_id();
+	e->record_type = record_type;
+	e->source = source;
+	e->hook = hook;
+	e->ev_flags = 0;
+	e->name_len = 0;
+	e->name[0] = 0;
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	return true;
+}
+
+static __always_inline void ev_name(struct kt_event *e, const void *src)
+{
+	long n = bpf_probe_read_kernel_str(e->name, sizeof(e->name), src);
+
+	e->name_len = n > 0 ? n - 1 : 0;
+	if (n <= 0)
+		e->name[0] = 0;
+}
+
+/* Replace the current task's identity with the owner's (unload paths). */
+static __always_inline void ev_owner(struct kt_event *e, const struct owner *o)
+{
+	if (!o)
+		return;
+	e->pid = o->pid;
+	e->tid = o->tid;
+	e->cgroup_id = o->cgroup_id;
+	__builtin_memcpy(e->comm, o->comm, sizeof(e->comm));
+	e->ev_flags |= KT_EVF_LOADER_IDENTITY;
+}
+
+static __always_inline void ev_submit(struct ev *v)
+{
+	struct kt_event *e = v->e;
+	u64 n = (e->name_len + 8) & ~7U;
+
+	if (!v->busy) {
+		bpf_ringbuf_submit(e, 0);
+		return;
+	}
+	/* The verifier loses the bound through the mask: clamp after it. */
+	asm volatile("" : "+r"(n));
+	if (n > KT_NAME_MAX)
+		n = KT_NAME_MAX;
+	if (bpf_ringbuf_output(&events, e, KT_EVENT_HDR_SIZE + n, 0))
+		count_drop();
+	__sync_fetch_and_add(v->busy, -1);
+}
+
+static __always_inline void owner_save(u64 key, u8 source, u32 prog_id, u32 len,
+				       const char *name)
+{
+	struct owner o = {};
+	u64 id = bpf_get_current_pid_tgid();
+
+	o.pid = id >> 32;
+	o.tid = (u32)id;
+	o.cgroup_id = bpf_get_current_cgroup_id();
+	o.prog_id = prog_id;
+	o.len = len;
+	o.source = source;
+	bpf_get_current_comm(o.comm, sizeof(o.comm));
+	if (name)
+		bpf_probe_read_kernel_str(o.name, sizeof(o.name), name);
+	bpf_map_update_elem(&owners, &key, &o, BPF_ANY);
+}
+
+/* ---- BPF programs and their subprograms ---------------------------------- */
+
+/* A bpf_ksym is in kallsyms once bpf_ksym_add() linked it; __bpf_ksym_del()
+ * checks the same list_empty().  list_del_rcu() leaves next alone, so a deleted
+ * entry still counts as "was added". */
+static __always_inline bool ksym_listed(struct bpf_ksym *k)
+{
+	return BPF_CORE_READ(k, lnode.next) != &k->lnode;
+}
+
+struct prog_ctx {
+	struct bpf_prog **func;
+	const struct owner *owner;
+	u32 first;
+	u16 flags;
+	u8 hook;
+};
+
+static __always_inline void emit_prog_ksym(struct bpf_prog *p, const struct prog_ctx *c)
+{
+	struct bpf_prog_aux *aux = BPF_CORE_READ(p, aux);
+	struct ev v;
+
+	if (!ev_init(&v, KT_RECORD_KSYMBOL, KT_SRC_BPF_PROG, c->hook))
+		return;
+	v.e->addr = (u64)BPF_CORE_READ(p, bpf_func);
+	v.e->len = BPF_CORE_READ(p, jited_len);
+	v.e->ksym_type = KT_KSYM_TYPE_BPF;
+	v.e->flags = c->flags;
+	ev_name(v.e, &aux->ksym.name);
+	ev_owner(v.e, c->owner);
+	ev_submit(&v);
+}
+
+static long emit_subprog(u32 i, void *data)
+{
+	struct prog_ctx *c = data;
+	struct bpf_prog *sub = NULL;
+	u32 idx = c->first + i;
+
+	if (idx >= KT_MAX_SUBPROGS)
+		return 1;
+	bpf_probe_read_kernel(&sub, sizeof(sub), &c->func[idx]);
+	if (sub)
+		emit_prog_ksym(sub, c);
+	return 0;
+}
+
+/*
+ * The KSYMBOLs of one program, as perf_event_bpf_emit_ksymbols() emits them:
+ * the program itself, then subprograms 1..n-1.  Since 0108a4e9f358 ("bpf:
+ * ensure main program has an extable", 6.4, in 6.1.y too) func[0] is never
+ * added to kallsyms and its ksym name stays empty; the main program's own ksym
+ * (main tag) stands for it, and 0be9ae5486cd made perf report that one.
+ * Before, func[0] had its own kallsyms entry and perf reported func[0..n-1]:
+ * func[0]'s list node tells which kernel this is.  Then the BPF_EVENT.
+ */
+static __always_inline void emit_prog(struct bpf_prog *prog, u16 bpf_type, u32 prog_id,
+				      const struct owner *o, u8 hook)
+{
+	struct bpf_prog_aux *aux = BPF_CORE_READ(prog, aux), *aux0;
+	u64 func_cnt = BPF_CORE_READ(aux, func_cnt);
+	struct prog_ctx c = {
+		.func = BPF_CORE_READ(aux, func),
+		.owner = o,
+		.flags = bpf_type == KT_BPF_EVENT_PROG_UNLOAD ? KT_KSYM_FLAG_UNREGISTER : 0,
+		.hook = hook,
+	};
+	struct bpf_prog *func0 = NULL;
+	struct ev v;
+	u64 nr;
+
+	if (func_cnt && c.func)
+		bpf_probe_read_kernel(&func0, sizeof(func0), &c.func[0]);
+	if (func0) {
+		aux0 = BPF_CORE_READ(func0, aux);
+		if (!ksym_listed(&aux0->ksym)) {
+			emit_prog_ksym(prog, &c);
+			c.first = 1;
+		}
+		/* In 64 bits: clang lowers a u32 subtraction to an add of
+		 * 0xffffffff, and the verifier's inlined bpf_loop() compares the
+		 * whole register against BPF_MAX_LOOPS (-E2BIG). */
+		nr = (u64)func_cnt - (u64)c.first;
+		if ((s64)nr > 0)
+			bpf_loop(nr, emit_subprog, &c, 0);
+	} else {
+		emit_prog_ksym(prog, &c);
+	}
+
+	if (!ev_init(&v, KT_RECORD_BPF_EVENT, KT_SRC_BPF_PROG, hook))
+		return;
+	v.e->bpf_type = bpf_type;
+	v.e->prog_id = prog_id;
+	bpf_probe_read_kernel(v.e->tag, sizeof(v.e->tag), &prog->tag);
+	/* Not part of the perf record; the loader shows it in JSON. */
+	ev_name(v.e, &aux->name);
+	ev_owner(v.e, o);
+	ev_submit(&v);
+}
+
+/* Unloads are seen twice where both hooks fire: bpf_prog_kallsyms_del() and,
+ * inside it, bpf_ksym_del().  The first to see a program reports it. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, u64);
+	__type(value, u8);
+} unloaded SEC(".maps");
+
+static __always_inline void prog_unload(struct bpf_prog *fp, u8 hook)
+{
+	struct bpf_prog_aux *aux = BPF_CORE_READ(fp, aux);
+	u64 key = (u64)aux;
+	struct owner *o;
+	u8 one = 1;
+	u32 id;
+
+	if (bpf_map_lookup_elem(&unloaded, &key)) {
+		bpf_map_delete_elem(&unloaded, &key);
+		return;
+	}
+	o = bpf_map_lookup_elem(&owners, &key);
+	if (o) {
+		/* bpf_prog_free_id() already zeroed aux->id. */
+		id = o->prog_id;
+	} else {
+		/* Loaded before we attached.  Programs that never reached kallsyms
+		 * (load errors after the verifier) were never reported. */
+		if (!ksym_listed(&aux->ksym))
+			return;
+		id = BPF_CORE_READ(aux, id);
+	}
+	emit_prog(fp, KT_BPF_EVENT_PROG_UNLOAD, id, o, hook);
+	if (o)
+		bpf_map_delete_elem(&owners, &key);
+	if (hook == KT_HOOK_PROG_DEL)
+		bpf_map_update_elem(&unloaded, &key, &one, BPF_ANY);
+}
+
+/* bpf_prog_load() calls this for the main program right after
+ * bpf_prog_alloc_id() and right before perf_event_bpf_event(PROG_LOAD).  The
+ * verifier calls it earlier for each subprogram (is_func); those are reported
+ * with their main program, as perf does. */
+SEC("fexit/bpf_prog_kallsyms_add")
+int BPF_PROG(prog_add, struct bpf_prog *fp)
+{
+	struct bpf_prog_aux *aux;
+	u32 id;
+
+	if (BPF_CORE_READ_BITFIELD_PROBED(fp, is_func))
+		return 0;
+	aux = BPF_CORE_READ(fp, aux);
+	id = BPF_CORE_READ(aux, id);
+	owner_save((u64)aux, KT_SRC_BPF_PROG, id, 0, NULL);
+	emit_prog(fp, KT_BPF_EVENT_PROG_LOAD, id, NULL, KT_HOOK_PROG_ADD);
+	return 0;
+}
+
+/* bpf_prog_kallsyms_del_all() deletes the subprograms, then the program.  On
+ * 6.1 and 6.12 it inlines its bpf_prog_kallsyms_del() calls, so this sees only
+ * out-of-line callers; bpf_ksym_del() below sees the rest. */
+SEC("fentry/bpf_prog_kallsyms_del")
+int BPF_PROG(prog_del, struct bpf_prog *fp)
+{
+	if (BPF_CORE_READ_BITFIELD_PROBED(fp, is_func))
+		return 0;
+	prog_unload(fp, KT_HOOK_PROG_DEL);
+	return 0;
+}
+
+/* ---- trampolines, dispatchers, struct_ops: every non-program bpf_ksym ------ */
+
+static __always_inline void emit_image(struct bpf_ksym *ksym, u16 flags, const struct owner *o,
+				       u8 hook)
+{
+	unsigned long start, end;
+	struct ev v;
+
+	if (!ev_init(&v, KT_RECORD_KSYMBOL, KT_SRC_BPF_IMAGE, hook))
+		return;
+	start = BPF_CORE_READ(ksym, start);
+	end = BPF_CORE_READ(ksym, end);
+	v.e->addr = start;
+	/* The real extent.  6.12's bpf_image_ksym_add() reports PAGE_SIZE to perf
+	 * although trampolines share packed pages there (docs/kernel-facts.md). */
+	v.e->len = end - start;
+	v.e->ksym_type = KT_KSYM_TYPE_BPF;
+	v.e->flags = flags;
+	ev_name(v.e, &ksym->name);
+	ev_owner(v.e, o);
+	ev_submit(&v);
+}
+
+SEC("fexit/bpf_ksym_add")
+int BPF_PROG(ksym_add, struct bpf_ksym *ksym)
+{
+	u64 key = (u64)ksym;
+
+	/* Programs are reported by prog_add, with their BPF_EVENT. */
+	if (BPF_CORE_READ(ksym, prog))
+		return 0;
+	owner_save(key, KT_SRC_BPF_IMAGE, 0, 0, NULL);
+	emit_image(ksym, 0, NULL, KT_HOOK_KSYM_ADD);
+	return 0;
+}
+
+SEC("fentry/bpf_ksym_del")
+int BPF_PROG(ksym_del, struct bpf_ksym *ksym)
+{
+	u64 key = (u64)ksym;
+	struct bpf_prog_aux *aux;
+	struct bpf_prog *prog;
+	struct owner *o;
+
+	/* Never added (func[0] since 0108a4e9f358): the kernel returns too. */
+	if (!ksym_listed(ksym))
+		return 0;
+	if (BPF_CORE_READ(ksym, prog)) {
+		aux = (void *)ksym - bpf_core_field_offset(struct bpf_prog_aux, ksym);
+		prog = BPF_CORE_READ(aux, prog);
+		if (prog && !BPF_CORE_READ_BITFIELD_PROBED(prog, is_func))
+			prog_unload(prog, KT_HOOK_KSYM_DEL);
+		return 0;
+	}
+	o = bpf_map_lookup_elem(&owners, &key);
+	emit_image(ksym, KT_KSYM_FLAG_UNREGISTER, o, KT_HOOK_KSYM_DEL);
+	if (o)
+		bpf_map_delete_elem(&owners, &key);
+	return 0;
+}
+
+/* ---- ftrace trampolines and kprobe pages: the text allocator ------------- */
+
+/*
+ * ftrace's own functions are built without fentry sites (arch_ftrace_update_trampoline
+ * and friends attach with EBUSY), so the reliable point is the allocator they call:
+ * create_trampoline() -> alloc_tramp() gets exactly ops->trampoline_size bytes and
+ * that region becomes the trampoline that ftrace_update_trampoline() then reports
+ * as OOL "ftrace_trampoline".  6.1: module_alloc(size), told apart by the caller;
+ * 6.10+: execmem_alloc(EXECMEM_FTRACE, size) (commit 12af2b83d0b1).
+ */
+static __always_inline void emit_ool(u64 addr, u32 len, u16 flags, const char *name,
+				     u8 source, u8 hook, const struct owner *o)
+{
+	struct ev v;
+
+	if (!ev_init(&v, KT_RECORD_KSYMBOL, source, hook))
+		return;
+	v.e->addr = addr;
+	v.e->len = len;
+	v.e->ksym_type = KT_KSYM_TYPE_OOL;
+	v.e->flags = flags;
+	ev_name(v.e, o ? o->name : name);
+	ev_owner(v.e, o);
+	ev_submit(&v);
+}
+
+static const char ftrace_sym[] = "ftrace_trampoline";
+
+static __always_inline void ftrace_born(u64 addr, u32 size, u8 hook)
+{
+	owner_save(addr, KT_SRC_FTRACE, 0, size, ftrace_sym);
+	emit_ool(addr, size, 0, ftrace_sym, KT_SRC_FTRACE, hook, NULL);
+}
+
+static __always_inline void text_freed(u64 addr, u8 hook)
+{
+	struct owner *o = bpf_map_lookup_elem(&owners, &addr);
+
+	if (!o)
+		return;
+	if (o->source == KT_SRC_FTRACE || o->source == KT_SRC_KPROBE) {
+		emit_ool(addr, o->len, KT_KSYM_FLAG_UNREGISTER, NULL, o->source, hook, o);
+		bpf_map_delete_elem(&owners, &addr);
+	}
+}
+
+static __always_inline void kprobe_page_pending(u64 addr)
+{
+	u32 tid = (u32)bpf_get_current_pid_tgid();
+
+	bpf_map_update_elem(&pending_insn, &tid, &addr, BPF_ANY);
+}
+
+static __always_inline bool in_range(u64 ip, const volatile struct kt_range *r)
+{
+	return ip >= r->start && ip < r->end;
+}
+
+SEC("fexit/module_alloc")
+int BPF_PROG(module_alloc_exit, unsigned long size, void *ret)
+{
+	u64 stack[6] = {};
+	long n;
+	int i;
+
+	if (!ret || (!ftrace_caller.start && !kprobe_caller.start))
+		return 0;
+	/* [0] trampoline, [1] this program, [2] module_alloc, [3] its caller:
+	 * alloc_tramp() and create_trampoline() are inlined into
+	 * arch_ftrace_update_trampoline(); alloc_insn_page() calls directly. */
+	n = bpf_get_stack(ctx, stack, sizeof(stack), 0);
+	if (n <= 0)
+		return 0;
+	for (i = 0; i < 6; i++) {
+		if (in_range(stack[i], &ftrace_caller)) {
+			ftrace_born((u64)ret, size, KT_HOOK_MODULE_ALLOC);
+			return 0;
+		}
+		if (in_range(stack[i], &kprobe_caller)) {
+			kprobe_page_pending((u64)ret);
+			return 0;
+		}
+	}
+	return 0;
+}
+
+SEC("fentry/module_memfree")
+int BPF_PROG(module_memfree_entry, void *region)
+{
+	text_freed((u64)region, KT_HOOK_MODULE_MEMFREE);
+	return 0;
+}
+
+SEC("fexit/execmem_alloc")
+int BPF_PROG(execmem_alloc_exit, enum execmem_type type, size_t size, void *ret)
+{
+	if (!ret)
+		return 0;
+	if (type == bpf_core_enum_value(enum execmem_type, EXECMEM_FTRACE))
+		ftrace_born((u64)ret, size, KT_HOOK_EXECMEM_ALLOC);
+	else if (type == bpf_core_enum_value(enum execmem_type, EXECMEM_KPROBES))
+		kprobe_page_pending((u64)ret);
+	return 0;
+}
+
+SEC("fentry/execmem_free")
+int BPF_PROG(execmem_free_entry, void *ptr)
+{
+	text_freed((u64)ptr, KT_HOOK_EXECMEM_FREE);
+	return 0;
+}
+
+/* A new kprobe page is reported by __get_insn_slot() after c->alloc() returned
+ * it, under the cache's name (kprobe_insn_page or kprobe_optinsn_page), len
+ * PAGE_SIZE.  Pages are freed by collect_one_slot() -> c->free(). */
+SEC("fexit/__get_insn_slot")
+int BPF_PROG(insn_slot_exit, struct kprobe_insn_cache___kt *c, void *ret)
+{
+	u32 tid = (u32)bpf_get_current_pid_tgid();
+	u64 *addr = bpf_map_lookup_elem(&pending_insn, &tid);
+	const char *sym;
+	u64 page;
+
+	if (!addr)
+		return 0;
+	page = *addr;
+	bpf_map_delete_elem(&pending_insn, &tid);
+	if (!ret)
+		return 0;
+	sym = BPF_CORE_READ(c, sym);
+	owner_save(page, KT_SRC_KPROBE, 0, page_size, sym);
+	emit_ool(page, page_size, 0, sym, KT_SRC_KPROBE, KT_HOOK_INSN_SLOT, NULL);
+	return 0;
+}

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Event layout shared by bpf/ksymtap.bpf.c and the loader.  No includes and only
+ * fixed-width types, so it works after vmlinux.h on the BPF side and after
+ * <linux/types.h> on the user side (the libbpf-bootstrap convention).
+ */
+#ifndef KSYMTAP_H
+#define KSYMTAP_H
+
+/* KSYM_NAME_LEN is 512 since 6.1 (commit b8a94bfb3395 "kallsyms: increase maximum
+ * kernel symbol length to 512"); struct bpf_ksym.name has that size. */
+#define KT_NAME_MAX 512
+#define KT_COMM_LEN 16
+#define KT_TAG_SIZE 8
+/* BPF_MAX_SUBPROGS in include/linux/bpf_verifier.h. */
+#define KT_MAX_SUBPROGS 256
+
+/* uapi perf_event.h values, repeated because this header has no includes. */
+#define KT_RECORD_LOST 2
+#define KT_RECORD_KSYMBOL 17
+#define KT_RECORD_BPF_EVENT 18
+
+#define KT_KSYM_TYPE_UNKNOWN 0
+#define KT_KSYM_TYPE_BPF 1
+#define KT_KSYM_TYPE_OOL 2
+#define KT_KSYM_FLAG_UNREGISTER 1
+
+#define KT_BPF_EVENT_PROG_LOAD 1
+#define KT_BPF_EVENT_PROG_UNLOAD 2
+
+/* Where a symbol comes from; one bit each in the "sources live" mask. */
+enum kt_source {
+	KT_SRC_UNKNOWN = 0,
+	KT_SRC_BPF_PROG = 1,	/* JITed programs and subprograms, BPF_EVENTs */
+	KT_SRC_BPF_IMAGE = 2,	/* trampolines, dispatchers, struct_ops */
+	KT_SRC_FTRACE = 3,	/* ftrace trampolines */
+	KT_SRC_KPROBE = 4,	/* kprobe (opt)insn pages */
+	KT_SRC_MAX,
+};
+
+/* Which BPF program produced an event (the hook); indexes ksymtap_bpf's hook
+ * table in user/hooks.c. */
+enum kt_hook {
+	KT_HOOK_PROG_ADD = 0,
+	KT_HOOK_PROG_DEL,
+	KT_HOOK_KSYM_ADD,
+	KT_HOOK_KSYM_DEL,
+	KT_HOOK_MODULE_ALLOC,
+	KT_HOOK_MODULE_MEMFREE,
+	KT_HOOK_EXECMEM_ALLOC,
+	KT_HOOK_EXECMEM_FREE,
+	KT_HOOK_INSN_SLOT,
+	KT_HOOK_MAX,
+};
+
+/* kt_event.ev_flags */
+#define KT_EVF_LOADER_IDENTITY 0x1 /* pid/comm/cgroup are the loader's, kept from load */
+
+/*
+ * One event pushed into the ring buffer.  Variable length: only
+ * offsetof(name) + name_len + 1 bytes (rounded up to 8) are sent.
+ */
+struct kt_event {
+	__u64 time;		/* bpf_ktime_get_ns() */
+	__u64 cgroup_id;
+	__u64 addr;		/* KSYMBOL */
+	__u32 len;
+	__u16 ksym_type;
+	__u16 flags;
+	__u32 prog_id;		/* BPF_EVENT */
+	__u16 bpf_type;
+	__u16 bpf_flags;
+	__u8 tag[KT_TAG_SIZE];
+	__u32 pid;		/* tgid */
+	__u32 tid;
+	__u32 cpu;
+	__u16 record_type;	/* KT_RECORD_KSYMBOL or KT_RECORD_BPF_EVENT */
+	__u8 source;		/* enum kt_source */
+	__u8 hook;		/* enum kt_hook */
+	__u16 ev_flags;		/* KT_EVF_* */
+	__u16 name_len;		/* strlen(name) */
+	char comm[KT_COMM_LEN];
+	char name[KT_NAME_MAX];
+};
+
+#define KT_EVENT_HDR_SIZE ((unsigned long)&((struct kt_event *)0)->name)
+
+/* Caller ranges the loader resolves from /proc/kallsyms for 6.1's module_alloc(),
+ * which serves ftrace trampolines, kprobe pages and everything else alike. */
+struct kt_range {
+	__u64 start;
+	__u64 end;
+};
+
+#endif /* KSYMTAP_H */

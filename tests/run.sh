@@ -1,0 +1,67 @@
+#!/bin/bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# The test runner behind `make test`: host unit tests, then the VM suite on
+# each requested kernel.  Ends with one line "N passed, N failed, N skipped"
+# over everything and exits non-zero on any failure.  A skip is never a pass.
+#
+#   tests/run.sh [--unit] [--vm 6.1|6.12]... [--vm-kernel PATH]... [--only REGEX]
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+unit= only=
+vms=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--unit) unit=1; shift ;;
+	--vm) vms+=("--line $2"); shift 2 ;;
+	--vm-kernel) vms+=("--kernel $2"); shift 2 ;;
+	--only) only=$2; shift 2 ;;
+	*) echo "run.sh: unknown argument '$1'" >&2; exit 2 ;;
+	esac
+done
+
+pass=0 fail=0 skip=0
+count() { # passed failed skipped
+	pass=$((pass + $1)); fail=$((fail + $2)); skip=$((skip + $3))
+}
+
+if [ -n "$unit" ]; then
+	echo "== unit tests (host)"
+	for t in "$top"/build/tests/unit/test_*; do
+		[ -x "$t" ] || continue
+		name=$(basename "$t")
+		out=$("$t" 2>&1)
+		rc=$?
+		p=$(grep -c '^PASS ' <<<"$out")
+		f=$(grep -c '^FAIL ' <<<"$out")
+		s=$(grep -c '^SKIP ' <<<"$out")
+		# A binary that dies without saying FAIL still fails.
+		if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then
+			f=1
+			out+=$'\n'"FAIL $name: exited $rc"
+		fi
+		grep -E '^(FAIL|SKIP) |^  ' <<<"$out" | sed "s/^/  [$name] /"
+		echo "  $name: $p passed, $f failed, $s skipped"
+		count "$p" "$f" "$s"
+	done
+fi
+
+for v in "${vms[@]}"; do
+	echo "== VM tests: $v"
+	cf=$(mktemp)
+	# shellcheck disable=SC2086
+	"$top/tests/vm/vmtest.sh" $v --counts "$cf" ${only:+--only "$only"}
+	rc=$?
+	if [ -s "$cf" ]; then
+		read -r p f s <"$cf"
+		count "$p" "$f" "$s"
+	elif [ $rc -ne 0 ]; then
+		echo "  vmtest could not run: $v"
+		count 0 1 0
+	fi
+	rm -f "$cf"
+done
+
+echo "$pass passed, $fail failed, $skip skipped"
+[ $fail -eq 0 ]

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <stdarg.h>
+#include <stdio.h>
+#include "unit.h"
+
+static const char *cur;
+static char reasons[8192];
+static size_t rlen;
+static const char *skip_why;
+static int failed_cases;
+
+void unit_start(const char *name)
+{
+	cur = name;
+	rlen = 0;
+	reasons[0] = 0;
+	skip_why = NULL;
+}
+
+void unit_skip(const char *why)
+{
+	skip_why = why;
+}
+
+void unit_failf(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (rlen >= sizeof(reasons) - 1)
+		return;
+	n = snprintf(reasons + rlen, sizeof(reasons) - rlen, "  %s:%d: ", file, line);
+	if (n > 0)
+		rlen += n;
+	va_start(ap, fmt);
+	n = vsnprintf(reasons + rlen, sizeof(reasons) - rlen, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		rlen += n;
+	if (rlen < sizeof(reasons) - 1)
+		reasons[rlen++] = '\n';
+	reasons[rlen < sizeof(reasons) ? rlen : sizeof(reasons) - 1] = 0;
+}
+
+void unit_end(void)
+{
+	if (rlen) {
+		printf("FAIL %s\n%s", cur, reasons);
+		failed_cases++;
+	} else if (skip_why) {
+		printf("SKIP %s: %s\n", cur, skip_why);
+	} else {
+		printf("PASS %s\n", cur);
+	}
+	fflush(stdout);
+}
+
+int unit_exit(void)
+{
+	return failed_cases ? 1 : 0;
+}

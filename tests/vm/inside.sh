@@ -1,0 +1,42 @@
+#!/bin/sh
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+# PID 1 of the test VM: mount what the tests need, run each test script with a
+# bound, report on the second serial port (the host reads it), power off.
+only=$1
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+mount -t tmpfs tmp /tmp
+mount -t tmpfs run /run
+mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+mount -t bpf bpf /sys/fs/bpf
+mount -t cgroup2 cgroup2 /sys/fs/cgroup
+ip link set lo up
+exec 3>/dev/ttyS1
+echo "INFO kernel $(uname -r), $(nproc) cpus" >&3
+
+for t in /ksymtap/tests/*.sh; do
+	name=$(basename "$t" .sh)
+	if [ -n "$only" ] && ! echo "$name" | grep -Eq "$only"; then
+		continue
+	fi
+	rm -rf /tmp/t && mkdir -p /tmp/t && cd /tmp/t
+	start=$(date +%s)
+	timeout -s KILL 180 sh "$t" >/tmp/t.log 2>&1
+	rc=$?
+	took=$(($(date +%s) - start))
+	case $rc in
+	0) echo "PASS $name (${took}s)" >&3 ;;
+	77) echo "SKIP $name: $(grep '^SKIP:' /tmp/t.log | tail -n 1 | sed 's/^SKIP: *//')" >&3 ;;
+	137) echo "FAIL $name: killed after 180s" >&3; tail -n 60 /tmp/t.log | sed 's/^/  | /' >&3 ;;
+	*) echo "FAIL $name (exit $rc)" >&3; tail -n 80 /tmp/t.log | sed 's/^/  | /' >&3 ;;
+	esac
+	# Leftovers of one test must not leak into the next.
+	pkill -9 ksymtap 2>/dev/null
+	pkill -9 perf 2>/dev/null
+	rm -rf /sys/fs/bpf/* 2>/dev/null
+done
+echo DONE >&3
+sync
+poweroff -f

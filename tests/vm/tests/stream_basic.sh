@@ -1,0 +1,33 @@
+# ksymtap attaches its BPF programs in this kernel, and a program loaded
+# afterwards is reported with the address and name /proc/kallsyms gives it and
+# the id and tag bpftool (bpf_prog_info) gives it, then its unload.
+. /ksymtap/lib.sh
+
+kt_start out.json -f json -v
+grep -q '^ksymtap: ready: backend bpf; sources: bpf_prog' out.json.err ||
+	fail "ready line does not name the bpf backend: $(grep ready out.json.err)"
+cat out.json.err
+
+ktload -w go $BIN/subprogs.bpf.o >load.txt &
+LOAD=$!
+wait_for load.txt '^loaded' 30 || fail "workload did not load"
+id=$(awk '/^loaded kt_sock_main/ {print $4}' load.txt)
+bpftool prog show id "$id" >prog.txt || fail "bpftool does not know prog $id"
+tag=$(sed -n 's/.*tag \([0-9a-f]*\).*/\1/p' prog.txt)
+grep -E '_kt_(sock_main|sub_one|sub_two)' /proc/kallsyms >ksyms.txt
+touch go
+wait $LOAD
+sleep 0.5
+kt_stop
+cat ksyms.txt prog.txt
+kt_records out.json >ours.tsv
+cat ours.tsv
+
+[ "$(wc -l <ksyms.txt)" -ge 3 ] || fail "kallsyms lists $(wc -l <ksyms.txt) images, expected 3"
+while read -r addr t name mod; do
+	grep -q "^K	$addr	[0-9]*	1	0	$name\$" ours.tsv || fail "no register record for $addr $name"
+	grep -q "^K	$addr	[0-9]*	1	1	$name\$" ours.tsv || fail "no unregister record for $addr $name"
+done <ksyms.txt
+grep -q "^B	1	0	$id	$tag\$" ours.tsv || fail "no PROG_LOAD with id $id tag $tag"
+grep -q "^B	2	0	$id	$tag\$" ours.tsv || fail "no PROG_UNLOAD with id $id tag $tag"
+note "prog $id tag $tag and its $(wc -l <ksyms.txt) images reported"

@@ -1,0 +1,178 @@
+#!/bin/bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# Boot a kernel under QEMU and run tests/vm/tests/*.sh inside it, like the
+# kernel's tools/testing/selftests/bpf/vmtest.sh.  The guest is a busybox
+# initramfs with build/ksymtap, the test programs, bpftool and perf (with the
+# libraries ldd lists).  Results come back on the second serial port, the
+# console on the first; the run fails on any failing test, a kernel panic, or
+# a timeout.
+#
+#   tests/vm/vmtest.sh --line 6.1|6.12     newest Debian kernel of that line
+#   tests/vm/vmtest.sh --kernel PATH       any bzImage/vmlinuz
+#   options: --counts FILE (write "passed failed skipped"), --timeout SEC,
+#            --only REGEX (tests to run), --keep (leave the work dir),
+#            --suite tests|bench (default tests)
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cache=${XDG_CACHE_HOME:-$HOME/.cache}/ksymtap
+line= kernel= counts= timeout=300 only= keep= suite=tests
+mem=${KT_VM_MEM:-1G}
+
+die() { echo "vmtest: $*" >&2; exit 2; }
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--line) line=$2; shift 2 ;;
+	--kernel) kernel=$2; shift 2 ;;
+	--counts) counts=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	--only) only=$2; shift 2 ;;
+	--keep) keep=1; shift ;;
+	--suite) suite=$2; shift 2 ;;
+	-h|--help) sed -n '3,18p' "$0"; exit 0 ;;
+	*) die "unknown argument '$1'" ;;
+	esac
+done
+[ -n "$line$kernel" ] || die "need --line 6.1|6.12 or --kernel PATH"
+
+for t in qemu-system-x86_64 busybox cpio; do
+	command -v $t >/dev/null || die "$t not found (run 'make deps' as root)"
+done
+[ -x "$top/build/ksymtap" ] || die "build/ksymtap missing (run 'make')"
+
+# Newest Debian package of a kernel line; its vmlinuz is cached outside the repo.
+resolve_line() {
+	local pattern pkg dir tmp
+	case $1 in
+	6.1) pattern='^linux-image-6\.1\.0-[0-9]+-amd64-unsigned$' ;;
+	6.12) pattern='^linux-image-6\.12\.[0-9]+\+deb12-amd64-unsigned$' ;;
+	*) die "unknown kernel line '$1' (6.1 or 6.12)" ;;
+	esac
+	pkg=$(apt-cache search --names-only "$pattern" 2>/dev/null | awk '{print $1}' | sort -V | tail -n 1)
+	if [ -z "$pkg" ]; then
+		# No package lists (offline?): the newest cached one of that line.
+		dir=$(ls -d "$cache"/kernels/linux-image-$1[.-]* 2>/dev/null | sort -V | tail -n 1 || true)
+		[ -n "$dir" ] || die "no Debian package for kernel line $1 (apt-get update?) and none cached"
+		echo "vmtest: no package lists; using cached $(basename "$dir")" >&2
+		echo "$dir/vmlinuz"
+		return
+	fi
+	dir=$cache/kernels/$pkg
+	if [ ! -s "$dir/vmlinuz" ]; then
+		echo "vmtest: downloading $pkg" >&2
+		tmp=$(mktemp -d) && chmod 755 "$tmp"
+		(cd "$tmp" && apt-get download "$pkg" >/dev/null) || die "apt-get download $pkg failed"
+		mkdir -p "$dir"
+		dpkg-deb --fsys-tarfile "$tmp"/*.deb | tar -x -C "$tmp" --wildcards './boot/vmlinuz-*' './boot/config-*'
+		mv "$tmp"/boot/config-* "$dir/config"
+		mv "$tmp"/boot/vmlinuz-* "$dir/vmlinuz.tmp" && mv "$dir/vmlinuz.tmp" "$dir/vmlinuz"
+		rm -rf "$tmp"
+	fi
+	echo "$dir/vmlinuz"
+}
+
+if [ -n "$line" ]; then
+	kernel=$(resolve_line "$line")
+fi
+[ -r "$kernel" ] || die "kernel image '$kernel' not readable"
+kname=$(basename "$(dirname "$kernel")")
+[ "$kname" = . ] && kname=$(basename "$kernel")
+kname=${kname#linux-image-}
+kname=${kname%-unsigned}
+
+work=$top/build/vm/$kname
+rm -rf "$work"
+mkdir -p "$work/root"
+root=$work/root
+
+# --- initramfs ------------------------------------------------------------
+copy_with_libs() { # binary [dest]
+	local bin=$1 dest=${2:-$1} lib
+	mkdir -p "$root$(dirname "$dest")"
+	cp -L "$bin" "$root$dest"
+	for lib in $(ldd "$bin" 2>/dev/null | awk '$3 ~ /^\// {print $3} $1 ~ /^\// {print $1}'); do
+		[ -e "$root$lib" ] && continue
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+}
+
+mkdir -p "$root"/{bin,sbin,proc,sys,dev,tmp,run,etc,root,usr/bin,usr/sbin,ksymtap}
+cp "$(command -v busybox)" "$root/bin/busybox"
+for a in $("$root/bin/busybox" --list); do
+	[ -e "$root/bin/$a" ] || ln -s busybox "$root/bin/$a"
+done
+cp "$top/build/ksymtap" "$root/ksymtap/ksymtap"
+ln -s /ksymtap/ksymtap "$root/usr/bin/ksymtap"
+cp -r "$top/tests/vm/lib.sh" "$top/tests/vm/inside.sh" "$root/ksymtap/"
+mkdir -p "$root/ksymtap/tests" "$root/ksymtap/bin"
+if [ "$suite" = bench ]; then
+	cp "$top"/tests/bench/*.sh "$root/ksymtap/tests/"
+else
+	cp "$top"/tests/vm/tests/*.sh "$root/ksymtap/tests/"
+fi
+for f in "$top"/build/tests/vm/*; do
+	[ -f "$f" ] && cp "$f" "$root/ksymtap/bin/"
+done
+copy_with_libs "$(command -v bpftool)" /usr/sbin/bpftool
+# Debian's /usr/bin/perf is the binary itself (linux-perf 6.1).
+copy_with_libs "$(readlink -f "$(command -v perf)")" /usr/bin/perf
+echo "root:x:0:0:root:/root:/bin/sh" >"$root/etc/passwd"
+echo "root:x:0:" >"$root/etc/group"
+cat >"$root/init" <<INIT
+#!/bin/sh
+export PATH=/bin:/sbin:/usr/bin:/usr/sbin:/ksymtap/bin
+exec /ksymtap/inside.sh "$only"
+INIT
+chmod +x "$root/init" "$root/ksymtap/inside.sh"
+(cd "$root" && find . | cpio -o -H newc --quiet) >"$work/initramfs.cpio"
+
+# --- boot -----------------------------------------------------------------
+console=$work/console.log results=$work/results.txt
+: >"$console"
+: >"$results"
+echo "vmtest: booting $kname (qemu tcg, timeout ${timeout}s)" >&2
+start=$(date +%s)
+set +e
+timeout --foreground -k 5 "$timeout" qemu-system-x86_64 \
+	-accel tcg,thread=multi -cpu max -m "$mem" -smp 2 \
+	-kernel "$kernel" -initrd "$work/initramfs.cpio" \
+	-append "console=ttyS0 quiet panic=-1 oops=panic loglevel=4" \
+	-display none -monitor none -no-reboot \
+	-serial "file:$console" -serial "file:$results" </dev/null
+qrc=$?
+set -e
+elapsed=$(($(date +%s) - start))
+
+# --- results --------------------------------------------------------------
+pass=0 fail=0 skip=0
+while IFS= read -r l; do
+	l=${l%$'\r'}
+	case $l in
+	"PASS "*) pass=$((pass + 1)); echo "  [$kname] $l" ;;
+	"FAIL "*) fail=$((fail + 1)); echo "  [$kname] $l" ;;
+	"SKIP "*) skip=$((skip + 1)); echo "  [$kname] $l" ;;
+	"  | "*) echo "  [$kname] $l" ;;
+	"INFO "*) echo "  [$kname] $l" ;;
+	esac
+done <"$results"
+
+problem=
+if grep -q "Kernel panic" "$console"; then
+	problem="kernel panic (see $console)"
+elif [ $qrc -eq 124 ] || [ $qrc -eq 137 ]; then
+	problem="timed out after ${timeout}s (see $console)"
+elif ! grep -q "^DONE" "$results"; then
+	problem="guest stopped before the suite finished (qemu exit $qrc; see $console)"
+fi
+if [ -n "$problem" ]; then
+	fail=$((fail + 1))
+	echo "  [$kname] FAIL vm: $problem"
+	tail -n 20 "$console" | sed "s/^/  [$kname]   console: /"
+fi
+echo "vmtest: $kname: $pass passed, $fail failed, $skip skipped in ${elapsed}s" >&2
+[ -n "$counts" ] && echo "$pass $fail $skip" >"$counts"
+[ -n "$keep" ] || rm -rf "$root"
+[ $fail -eq 0 ]

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * A backend produces kt_records: "bpf" from ksymtap's own fentry/fexit
+ * programs, "native" from the kernel's perf_event side-band records.  Both
+ * feed the same emit callback, so every output works with either.
+ */
+#ifndef KT_BACKEND_H
+#define KT_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "record.h"
+
+/* Returns 0, or a negative errno to stop the run (an output error). */
+typedef int (*kt_emit_fn)(void *ctx, struct kt_record *r);
+
+struct kt_backend_opts {
+	size_t ringbuf_size;	 /* bpf: bytes, power of two */
+	unsigned long disabled;	 /* bpf: bitmask of enum kt_hook */
+	size_t native_pages;	 /* native: data pages per CPU ring, power of two */
+};
+
+struct kt_backend_ops;
+
+/* Each backend embeds this first in its own state. */
+struct kt_backend {
+	const struct kt_backend_ops *ops;
+};
+
+struct kt_backend_ops {
+	const char *name;
+	/* On failure, why[] says in one line what went wrong; nothing is printed. */
+	int (*open)(struct kt_backend **b, const struct kt_backend_opts *o, kt_emit_fn emit,
+		    void *ctx, char *why, size_t why_size);
+	/* An fd that becomes readable when records are waiting. */
+	int (*fd)(struct kt_backend *b);
+	/* Consume what is waiting (timeout_ms as for poll(2)); returns records
+	 * emitted, or the emit callback's error. */
+	int (*poll)(struct kt_backend *b, int timeout_ms);
+	/* Space-separated live sources, for the ready line. */
+	void (*describe)(struct kt_backend *b, char *buf, size_t size);
+	/* Records the backend itself lost (ring overflow), so far. */
+	unsigned long long (*dropped)(struct kt_backend *b);
+	void (*close)(struct kt_backend *b);
+};
+
+extern const struct kt_backend_ops kt_bpf_backend;
+extern const struct kt_backend_ops kt_native_backend;
+
+/*
+ * Open "bpf", "native" or "auto" (bpf, else native with one line on stderr
+ * saying why).  Prints the error itself on failure.
+ */
+int kt_backend_open(const char *which, const struct kt_backend_opts *o, kt_emit_fn emit,
+		    void *ctx, struct kt_backend **out);
+int kt_backend_valid_name(const char *which);
+
+#endif

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli.h"
+#include "clock.h"
+#include "hooks.h"
+#include "log.h"
+
+volatile sig_atomic_t kt_stop;
+
+const char kt_common_help[] =
+	"  -b, --backend bpf|native|auto\n"
+	"                       bpf: ksymtap's fentry/fexit programs; native: the\n"
+	"                       kernel's own perf records; auto (default): bpf, else\n"
+	"                       native, saying why on stderr\n"
+	"  -f, --format text|json|raw\n"
+	"                       text (default): perf script --show-bpf-events lines;\n"
+	"                       json: one object per line; raw: binary perf records\n"
+	"  -d, --duration SEC   stop after SEC seconds (default: SIGINT/SIGTERM)\n"
+	"      --ringbuf-size SIZE\n"
+	"                       BPF ring buffer size, a power of two (default 4M)\n"
+	"      --native-pages N data pages per CPU of the native rings (default 64)\n"
+	"      --disable-hook NAME\n"
+	"                       do not attach hook NAME (program or kernel function\n"
+	"                       name, see -v); repeatable\n"
+	"  -v, --verbose        every hook and why any is off; libbpf's messages\n"
+	"  -h, --help           this text\n";
+
+void kt_common_init(struct kt_common *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->backend = "auto";
+	c->bo.ringbuf_size = 4 << 20;
+	c->bo.native_pages = 64;
+	c->fmt = KT_FMT_TEXT;
+}
+
+int kt_parse_size(const char *s, unsigned long long *out)
+{
+	unsigned long long v, mul = 1;
+	char *end;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s || *s == '-')
+		return -EINVAL;
+	if (*end == 'k' || *end == 'K')
+		mul = 1ULL << 10;
+	else if (*end == 'm' || *end == 'M')
+		mul = 1ULL << 20;
+	else if (*end == 'g' || *end == 'G')
+		mul = 1ULL << 30;
+	else if (*end)
+		return -EINVAL;
+	if (*end && end[1])
+		return -EINVAL;
+	if (v > (~0ULL) / mul)
+		return -ERANGE;
+	*out = v * mul;
+	return 0;
+}
+
+static bool pow2(unsigned long long v)
+{
+	return v && !(v & (v - 1));
+}
+
+int kt_common_opt(struct kt_common *c, int opt, const char *arg)
+{
+	unsigned long long v;
+	char *end;
+	int h;
+
+	switch (opt) {
+	case 'b':
+		if (!kt_backend_valid_name(arg)) {
+			kt_err("--backend: '%s' is not bpf, native or auto", arg);
+			return -1;
+		}
+		c->backend = arg;
+		return 1;
+	case 'f':
+		if (kt_format_parse(arg, &c->fmt)) {
+			kt_err("--format: '%s' is not text, json or raw", arg);
+			return -1;
+		}
+		return 1;
+	case 'd':
+		errno = 0;
+		c->duration = strtod(arg, &end);
+		if (errno || end == arg || *end || c->duration <= 0) {
+			kt_err("--duration: '%s' is not a positive number of seconds", arg);
+			return -1;
+		}
+		return 1;
+	case OPT_RINGBUF_SIZE: {
+		long pg = sysconf(_SC_PAGESIZE);
+
+		if (kt_parse_size(arg, &v) || !pow2(v) || v < (unsigned long long)pg ||
+		    v > (1ULL << 31)) {
+			kt_err("--ringbuf-size: '%s' is not a power of two between %ld and 2G", arg,
+			       pg);
+			return -1;
+		}
+		c->bo.ringbuf_size = v;
+		return 1;
+	}
+	case OPT_NATIVE_PAGES:
+		if (kt_parse_size(arg, &v) || !pow2(v) || v > 65536) {
+			kt_err("--native-pages: '%s' is not a power of two up to 65536", arg);
+			return -1;
+		}
+		c->bo.native_pages = v;
+		return 1;
+	case OPT_DISABLE_HOOK:
+		h = kt_hook_lookup(arg);
+		if (h < 0) {
+			kt_err("--disable-hook: no hook named '%s' (see ksymtap -v)", arg);
+			return -1;
+		}
+		c->bo.disabled |= 1UL << h;
+		return 1;
+	case 'v':
+		kt_verbose++;
+		return 1;
+	}
+	return 0;
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	kt_stop = 1;
+}
+
+void kt_install_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	/* No SA_RESTART: the poll loop must wake up to drain and exit. */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+int kt_run(struct kt_backend *b, double duration, int (*tick)(void *ctx), void *ctx,
+	   volatile int *done)
+{
+	__u64 end = duration > 0 ? kt_monotonic_ns() + (__u64)(duration * 1e9) : 0;
+	int n, err = 0, timeout;
+
+	while (!kt_stop && !(done && *done)) {
+		timeout = 100;
+		if (end) {
+			__u64 now = kt_monotonic_ns();
+
+			if (now >= end)
+				break;
+			if ((end - now) / 1000000 < (__u64)timeout)
+				timeout = (end - now) / 1000000 + 1;
+		}
+		n = b->ops->poll(b, timeout);
+		if (n < 0)
+			return n;
+		if (tick && (err = tick(ctx)))
+			return err;
+	}
+	/* Drain: whatever the kernel already produced is ours to deliver. */
+	do {
+		n = b->ops->poll(b, 0);
+		if (n < 0)
+			return n;
+		if (tick && (err = tick(ctx)))
+			return err;
+	} while (n > 0);
+	return 0;
+}

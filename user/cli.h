@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* Options shared by the subcommands, and the run loop they share. */
+#ifndef KT_CLI_H
+#define KT_CLI_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include "backend.h"
+#include "encode.h"
+
+/* Exit statuses: 0 ok, 1 runtime failure (or differences for compare), 2 usage. */
+#define KT_EXIT_OK 0
+#define KT_EXIT_FAIL 1
+#define KT_EXIT_USAGE 2
+
+struct kt_common {
+	const char *backend; /* bpf | native | auto */
+	struct kt_backend_opts bo;
+	enum kt_format fmt;
+	double duration; /* seconds; 0 = until SIGINT/SIGTERM */
+};
+
+/* getopt_long codes for the long-only shared options. */
+enum {
+	OPT_RINGBUF_SIZE = 0x100,
+	OPT_DISABLE_HOOK,
+	OPT_NO_SNAPSHOT,
+	OPT_KALLSYMS,
+	OPT_NATIVE_PAGES,
+	OPT_SOCKET_MODE,
+	OPT_SOCKET_GROUP,
+	OPT_QUEUE,
+	OPT_METRICS_FILE,
+	OPT_METRICS_INTERVAL,
+	OPT_CMD_FIRST_FREE,
+};
+
+#define KT_COMMON_LONGOPTS                                                          \
+	{ "backend", required_argument, NULL, 'b' },                                \
+	{ "format", required_argument, NULL, 'f' },                                 \
+	{ "duration", required_argument, NULL, 'd' },                               \
+	{ "ringbuf-size", required_argument, NULL, OPT_RINGBUF_SIZE },              \
+	{ "native-pages", required_argument, NULL, OPT_NATIVE_PAGES },              \
+	{ "disable-hook", required_argument, NULL, OPT_DISABLE_HOOK },              \
+	{ "verbose", no_argument, NULL, 'v' }, { "help", no_argument, NULL, 'h' }
+
+#define KT_COMMON_SHORTOPTS "b:f:d:vh"
+
+void kt_common_init(struct kt_common *c);
+/* Handle one shared option: 1 if handled, 0 if not ours, -1 on a bad value
+ * (after printing a one-line error). */
+int kt_common_opt(struct kt_common *c, int opt, const char *arg);
+/* Help text of the shared options. */
+extern const char kt_common_help[];
+
+/* Parse "4M", "512K", "65536"; -EINVAL on garbage. */
+int kt_parse_size(const char *s, unsigned long long *out);
+
+extern volatile sig_atomic_t kt_stop;
+void kt_install_signals(void);
+
+/*
+ * Poll the backend until SIGINT/SIGTERM, the duration, or *done (if given)
+ * turns true; after each batch calls tick(ctx) (flushes, periodic work).  Then
+ * drains what is left.  Returns 0 or the first error from emit/tick.
+ */
+int kt_run(struct kt_backend *b, double duration, int (*tick)(void *ctx), void *ctx,
+	   volatile int *done);
+
+int cmd_stream(int argc, char **argv);
+int cmd_snapshot(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
+int cmd_tail(int argc, char **argv);
+
+#endif

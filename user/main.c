@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* ksymtap: a tap on the kernel's dynamic symbols. */
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+#include "log.h"
+
+static const char main_help[] =
+	"Usage: ksymtap [COMMAND] [OPTIONS]\n"
+	"\n"
+	"ksymtap reports code the kernel makes at run time (JITed BPF programs and\n"
+	"subprograms, BPF trampolines and dispatchers, ftrace trampolines, kprobe\n"
+	"instruction pages) as PERF_RECORD_KSYMBOL / PERF_RECORD_BPF_EVENT records,\n"
+	"from its own CO-RE BPF programs, with or without a perf listener.\n"
+	"\n"
+	"Commands:\n"
+	"  stream     print records as they happen (the default command)\n"
+	"\n"
+	"Run 'ksymtap COMMAND --help' for a command's options.\n";
+
+struct cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+};
+
+static const struct cmd cmds[] = {
+	{ "stream", cmd_stream },
+};
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	setvbuf(stderr, NULL, _IOLBF, 0);
+	if (argc < 2 || argv[1][0] == '-') {
+		if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+			printf("%s", main_help);
+			return KT_EXIT_OK;
+		}
+		return cmd_stream(argc, argv);
+	}
+	if (!strcmp(argv[1], "help")) {
+		printf("%s", main_help);
+		return KT_EXIT_OK;
+	}
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (!strcmp(argv[1], cmds[i].name))
+			return cmds[i].fn(argc - 1, argv + 1);
+	kt_err("unknown command '%s' (try 'ksymtap --help')", argv[1]);
+	return KT_EXIT_USAGE;
+}

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "output.h"
+
+#define OUT_CAP (256 * 1024)
+
+int kt_write_all(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+	ssize_t n;
+
+	while (len) {
+		n = write(fd, p, len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+int kt_output_init(struct kt_output *o, int fd, enum kt_format fmt, const char *what)
+{
+	memset(o, 0, sizeof(*o));
+	o->fd = fd;
+	o->fmt = fmt;
+	o->what = what;
+	o->cap = OUT_CAP;
+	o->buf = malloc(o->cap);
+	return o->buf ? 0 : -ENOMEM;
+}
+
+int kt_output_flush(struct kt_output *o)
+{
+	int err;
+
+	if (o->err)
+		return o->err;
+	if (!o->len)
+		return 0;
+	err = kt_write_all(o->fd, o->buf, o->len);
+	o->len = 0;
+	if (err)
+		o->err = err;
+	return err;
+}
+
+int kt_output_write(struct kt_output *o, const void *data, size_t len)
+{
+	int err;
+
+	if (o->err)
+		return o->err;
+	if (o->len + len > o->cap) {
+		err = kt_output_flush(o);
+		if (err)
+			return err;
+	}
+	if (len > o->cap)
+		return o->err = kt_write_all(o->fd, data, len);
+	memcpy(o->buf + o->len, data, len);
+	o->len += len;
+	return 0;
+}
+
+int kt_output_record(struct kt_output *o, const struct kt_record *r)
+{
+	ssize_t n;
+	int err;
+
+	if (o->err)
+		return o->err;
+	if (o->cap - o->len < KT_ENCODE_MAX) {
+		err = kt_output_flush(o);
+		if (err)
+			return err;
+	}
+	n = kt_encode(o->fmt, r, o->buf + o->len, o->cap - o->len);
+	if (n < 0)
+		return (int)n;
+	o->len += n;
+	o->records++;
+	return 0;
+}
+
+void kt_output_fini(struct kt_output *o)
+{
+	free(o->buf);
+	o->buf = NULL;
+}

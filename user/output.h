@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* Buffered record output to an fd in one format; write errors are sticky. */
+#ifndef KT_OUTPUT_H
+#define KT_OUTPUT_H
+
+#include "encode.h"
+
+struct kt_output {
+	int fd;
+	enum kt_format fmt;
+	const char *what; /* for messages: "stdout", a path */
+	char *buf;
+	size_t len;
+	size_t cap;
+	int err; /* first write error, -errno */
+	unsigned long long records;
+};
+
+int kt_output_init(struct kt_output *o, int fd, enum kt_format fmt, const char *what);
+/* Encode and buffer; flushes when the buffer fills.  -errno on write error. */
+int kt_output_record(struct kt_output *o, const struct kt_record *r);
+int kt_output_write(struct kt_output *o, const void *data, size_t len);
+int kt_output_flush(struct kt_output *o);
+void kt_output_fini(struct kt_output *o);
+
+/* write(2) all of it, retrying on EINTR and short writes. */
+int kt_write_all(int fd, const void *data, size_t len);
+
+#endif

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <errno.h>
+#include <string.h>
+#include "record.h"
+
+const char *kt_source_name(unsigned int source)
+{
+	switch (source) {
+	case KT_SRC_BPF_PROG:
+		return "bpf_prog";
+	case KT_SRC_BPF_IMAGE:
+		return "bpf_image";
+	case KT_SRC_FTRACE:
+		return "ftrace";
+	case KT_SRC_KPROBE:
+		return "kprobe";
+	default:
+		return "unknown";
+	}
+}
+
+const char *kt_ksym_type_name(unsigned int ksym_type)
+{
+	switch (ksym_type) {
+	case KT_KSYM_TYPE_BPF:
+		return "bpf";
+	case KT_KSYM_TYPE_OOL:
+		return "ool";
+	default:
+		return "unknown";
+	}
+}
+
+const char *kt_record_kind_name(unsigned int type)
+{
+	switch (type) {
+	case KT_RECORD_KSYMBOL:
+		return "ksymbol";
+	case KT_RECORD_BPF_EVENT:
+		return "bpf_event";
+	case KT_RECORD_LOST:
+		return "lost";
+	default:
+		return "unknown";
+	}
+}
+
+int kt_record_from_event(struct kt_record *r, const void *data, size_t size)
+{
+	const struct kt_event *e = data;
+	size_t name_len;
+
+	if (size < KT_EVENT_HDR_SIZE)
+		return -EINVAL;
+	name_len = e->name_len;
+	if (name_len >= KT_NAME_MAX || KT_EVENT_HDR_SIZE + name_len + 1 > size)
+		return -EINVAL;
+	if (e->record_type != KT_RECORD_KSYMBOL && e->record_type != KT_RECORD_BPF_EVENT)
+		return -EINVAL;
+
+	memset(r, 0, offsetof(struct kt_record, name));
+	r->type = e->record_type;
+	r->source = e->source < KT_SRC_MAX ? e->source : KT_SRC_UNKNOWN;
+	r->origin = KT_ORIGIN_BPF;
+	r->rflags = (e->ev_flags & KT_EVF_LOADER_IDENTITY) ? KT_RF_LOADER_IDENTITY : 0;
+	r->time = e->time;
+	r->pid = e->pid;
+	r->tid = e->tid;
+	r->cpu = e->cpu;
+	r->cgroup_id = e->cgroup_id;
+	memcpy(r->comm, e->comm, sizeof(r->comm));
+	r->comm[sizeof(r->comm) - 1] = 0;
+	r->addr = e->addr;
+	r->len = e->len;
+	r->ksym_type = e->ksym_type;
+	r->flags = e->flags;
+	r->bpf_type = e->bpf_type;
+	r->bpf_flags = e->bpf_flags;
+	r->prog_id = e->prog_id;
+	memcpy(r->tag, e->tag, sizeof(r->tag));
+	memcpy(r->name, e->name, name_len);
+	r->name[name_len] = 0;
+	return 0;
+}
+
+unsigned char kt_classify(unsigned int ksym_type, const char *name)
+{
+	if (ksym_type == KT_KSYM_TYPE_BPF)
+		return strncmp(name, "bpf_prog_", 9) ? KT_SRC_BPF_IMAGE : KT_SRC_BPF_PROG;
+	if (ksym_type == KT_KSYM_TYPE_OOL) {
+		if (!strcmp(name, "ftrace_trampoline"))
+			return KT_SRC_FTRACE;
+		if (!strncmp(name, "kprobe_", 7))
+			return KT_SRC_KPROBE;
+	}
+	return KT_SRC_UNKNOWN;
+}
