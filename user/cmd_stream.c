@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "log.h"
 #include "output.h"
+#include "pipeline.h"
 
 static const char stream_help[] =
 	"Usage: ksymtap [stream] [OPTIONS]\n"
@@ -32,29 +33,12 @@ static const char stream_examples[] =
 	"  ksymtap -f raw > ksym.bin        binary perf records\n"
 	"  ksymtap -v -d 10                 10 seconds, listing every hook\n";
 
-struct stream_ctx {
-	struct kt_output out;
-};
-
-static int stream_emit(void *ctx, struct kt_record *r)
-{
-	struct stream_ctx *s = ctx;
-
-	return kt_output_record(&s->out, r);
-}
-
-static int stream_tick(void *ctx)
-{
-	struct stream_ctx *s = ctx;
-
-	return kt_output_flush(&s->out);
-}
-
 int cmd_stream(int argc, char **argv)
 {
 	static const struct option longopts[] = { KT_COMMON_LONGOPTS, { NULL, 0, NULL, 0 } };
 	struct kt_common c;
-	struct stream_ctx s;
+	struct kt_pipeline p;
+	struct kt_output_sink out;
 	struct kt_backend *b = NULL;
 	char sources[128];
 	int opt, err, r;
@@ -77,23 +61,28 @@ int cmd_stream(int argc, char **argv)
 		kt_err("unexpected argument '%s' (try 'ksymtap --help')", argv[optind]);
 		return KT_EXIT_USAGE;
 	}
-	if (kt_output_init(&s.out, STDOUT_FILENO, c.fmt, "stdout"))
+	if (kt_pipeline_init(&p) || kt_output_sink_init(&out, STDOUT_FILENO, c.fmt, "stdout") ||
+	    kt_pipeline_add_sink(&p, &out.sink)) {
+		kt_err("out of memory");
 		return KT_EXIT_FAIL;
+	}
 	kt_install_signals();
-	err = kt_backend_open(c.backend, &c.bo, stream_emit, &s, &b);
+	err = kt_backend_open(c.backend, &c.bo, kt_pipeline_emit, &p, &b);
 	if (err) {
-		kt_output_fini(&s.out);
+		kt_output_fini(&out.out);
+		kt_pipeline_fini(&p);
 		return KT_EXIT_FAIL;
 	}
 	b->ops->describe(b, sources, sizeof(sources));
 	kt_info("ready: backend %s; sources: %s", b->ops->name, sources);
 
-	err = kt_run(b, c.duration, stream_tick, &s, NULL);
+	err = kt_run(b, c.duration, kt_pipeline_tick, &p, NULL);
 	if (!err)
-		err = kt_output_flush(&s.out);
+		err = kt_pipeline_flush(&p);
 	if (err)
-		kt_err("writing to %s: %s", s.out.what, strerror(-err));
+		kt_err("writing to %s: %s", out.out.what, strerror(-err));
 	b->ops->close(b);
-	kt_output_fini(&s.out);
+	kt_output_fini(&out.out);
+	kt_pipeline_fini(&p);
 	return err ? KT_EXIT_FAIL : KT_EXIT_OK;
 }

@@ -94,3 +94,21 @@ void kt_output_fini(struct kt_output *o)
 	free(o->buf);
 	o->buf = NULL;
 }
+
+static int sink_record(struct kt_sink *s, const struct kt_record *r)
+{
+	return kt_output_record(&((struct kt_output_sink *)s)->out, r);
+}
+
+static int sink_flush(struct kt_sink *s)
+{
+	return kt_output_flush(&((struct kt_output_sink *)s)->out);
+}
+
+int kt_output_sink_init(struct kt_output_sink *s, int fd, enum kt_format fmt, const char *what)
+{
+	s->sink.name = what;
+	s->sink.record = sink_record;
+	s->sink.flush = sink_flush;
+	return kt_output_init(&s->out, fd, fmt, what);
+}

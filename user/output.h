@@ -4,6 +4,7 @@
 #define KT_OUTPUT_H
 
 #include "encode.h"
+#include "pipeline.h"
 
 struct kt_output {
 	int fd;
@@ -22,6 +23,13 @@ int kt_output_record(struct kt_output *o, const struct kt_record *r);
 int kt_output_write(struct kt_output *o, const void *data, size_t len);
 int kt_output_flush(struct kt_output *o);
 void kt_output_fini(struct kt_output *o);
+
+/* A kt_output as a pipeline sink. */
+struct kt_output_sink {
+	struct kt_sink sink;
+	struct kt_output out;
+};
+int kt_output_sink_init(struct kt_output_sink *s, int fd, enum kt_format fmt, const char *what);
 
 /* write(2) all of it, retrying on EINTR and short writes. */
 int kt_write_all(int fd, const void *data, size_t len);

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <errno.h>
+#include <string.h>
+#include "pipeline.h"
+
+int kt_pipeline_init(struct kt_pipeline *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->tab = kt_symtab_new();
+	return p->tab ? 0 : -ENOMEM;
+}
+
+void kt_pipeline_fini(struct kt_pipeline *p)
+{
+	kt_symtab_free(p->tab);
+	p->tab = NULL;
+}
+
+int kt_pipeline_add_sink(struct kt_pipeline *p, struct kt_sink *s)
+{
+	if (p->nsinks == KT_MAX_SINKS)
+		return -E2BIG;
+	p->sinks[p->nsinks++] = s;
+	return 0;
+}
+
+int kt_pipeline_emit(void *ctx, struct kt_record *r)
+{
+	struct kt_pipeline *p = ctx;
+	int i, err;
+
+	if (kt_symtab_apply(p->tab, r) == KT_SYMTAB_DUP) {
+		p->dups++;
+		return 0;
+	}
+	switch (r->type) {
+	case KT_RECORD_KSYMBOL:
+		p->ksymbols[r->source < KT_SRC_MAX ? r->source : 0]++;
+		break;
+	case KT_RECORD_BPF_EVENT:
+		p->bpf_events++;
+		break;
+	case KT_RECORD_LOST:
+		p->lost += r->lost;
+		break;
+	}
+	for (i = 0; i < p->nsinks; i++) {
+		err = p->sinks[i]->record(p->sinks[i], r);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int kt_pipeline_flush(struct kt_pipeline *p)
+{
+	int i, err, first = 0;
+
+	for (i = 0; i < p->nsinks; i++) {
+		if (!p->sinks[i]->flush)
+			continue;
+		err = p->sinks[i]->flush(p->sinks[i]);
+		if (err && !first)
+			first = err;
+	}
+	return first;
+}
+
+int kt_pipeline_tick(void *ctx)
+{
+	return kt_pipeline_flush(ctx);
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Where records go: backend -> kt_pipeline_emit() -> symbol table (dedupe,
+ * completion) -> every sink (stdout, perf.data, kallsyms file, socket clients).
+ */
+#ifndef KT_PIPELINE_H
+#define KT_PIPELINE_H
+
+#include "record.h"
+#include "symtab.h"
+
+struct kt_sink {
+	const char *name;
+	/* One record; -errno stops the run. */
+	int (*record)(struct kt_sink *s, const struct kt_record *r);
+	/* After each batch (and at the end): push buffered data out. */
+	int (*flush)(struct kt_sink *s);
+};
+
+#define KT_MAX_SINKS 8
+
+struct kt_pipeline {
+	struct kt_symtab *tab;
+	struct kt_sink *sinks[KT_MAX_SINKS];
+	int nsinks;
+	/* Records passed on, by type and source (metrics). */
+	unsigned long long ksymbols[KT_SRC_MAX], bpf_events, lost, dups;
+};
+
+int kt_pipeline_init(struct kt_pipeline *p);
+void kt_pipeline_fini(struct kt_pipeline *p);
+int kt_pipeline_add_sink(struct kt_pipeline *p, struct kt_sink *s);
+/* The backends' kt_emit_fn; ctx is the pipeline. */
+int kt_pipeline_emit(void *ctx, struct kt_record *r);
+int kt_pipeline_flush(struct kt_pipeline *p);
+/* A tick function for kt_run(). */
+int kt_pipeline_tick(void *ctx);
+
+#endif
