@@ -45,6 +45,24 @@ if [ -n "$unit" ]; then
 		echo "  $name: $p passed, $f failed, $s skipped"
 		count "$p" "$f" "$s"
 	done
+	# Host integration tests: scripts run against the real kernel of this
+	# machine (native perf records work here; tracing programs do not).
+	# Exit 0 pass, 77 skip (after "SKIP: reason"), else fail.
+	echo "== host tests"
+	for t in "$top"/tests/host/*.sh; do
+		[ -f "$t" ] || continue
+		name=host/$(basename "$t" .sh)
+		if [ -n "$only" ] && ! grep -Eq "$only" <<<"$name"; then
+			continue
+		fi
+		out=$(cd "$top" && KT_TOP="$top" timeout -s KILL 300 bash "$t" 2>&1)
+		rc=$?
+		case $rc in
+		0) echo "  PASS $name"; count 1 0 0 ;;
+		77) echo "  SKIP $name: $(grep '^SKIP:' <<<"$out" | tail -n 1 | sed 's/^SKIP: *//')"; count 0 0 1 ;;
+		*) echo "  FAIL $name (exit $rc)"; tail -n 60 <<<"$out" | sed 's/^/    | /'; count 0 1 0 ;;
+		esac
+	done
 fi
 
 for v in "${vms[@]}"; do
