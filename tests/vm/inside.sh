@@ -3,6 +3,7 @@
 # PID 1 of the test VM: mount what the tests need, run each test script with a
 # bound, report on the second serial port (the host reads it), power off.
 only=$1
+verbose=$2
 mount -t proc proc /proc
 mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev
@@ -27,7 +28,8 @@ for t in /ksymtap/tests/*.sh; do
 	rc=$?
 	took=$(($(date +%s) - start))
 	case $rc in
-	0) echo "PASS $name (${took}s)" >&3 ;;
+	0) echo "PASS $name (${took}s)" >&3
+		[ -n "$verbose" ] && sed 's/^/  | /' /tmp/t.log >&3 ;;
 	77) echo "SKIP $name: $(grep '^SKIP:' /tmp/t.log | tail -n 1 | sed 's/^SKIP: *//')" >&3 ;;
 	137) echo "FAIL $name: killed after 180s" >&3; tail -n 60 /tmp/t.log | sed 's/^/  | /' >&3 ;;
 	*) echo "FAIL $name (exit $rc)" >&3; tail -n 80 /tmp/t.log | sed 's/^/  | /' >&3 ;;

@@ -60,14 +60,17 @@ perf_stop() {
 # Native records of a perf.data file as tab-separated fields:
 #   K addr len type flags name   |   B type flags id tag
 # read from `perf report -D` (the tag from the record's hex dump).
-perf_records() { # file
-	perf report -D -i "$1" 2>/dev/null | awk '
+perf_records() { # file [synth=1 to keep synthesized records]
+	perf report -D -i "$1" 2>/dev/null | awk -v synth="${2:-0}" '
 	/^\. +[0-9a-f]+: / {
 		# hex dump line ".  0010:  59 f4 a9 ..."
 		for (i = 3; i <= NF && i < 19; i++) if ($i ~ /^[0-9a-f][0-9a-f]$/) hex[nhex++] = $i
 		next
 	}
 	/raw event: size/ { nhex = 0 }
+	# perf synthesizes records for what exists at its start with an all-zero
+	# sample_id ("0 0 0x...: PERF_RECORD_..."): those are not kernel events.
+	/PERF_RECORD_(KSYMBOL|BPF_EVENT)/ && $2 == "0" && synth == 0 { next }
 	/PERF_RECORD_KSYMBOL/ {
 		for (i = 1; i <= NF; i++) {
 			if ($i == "addr") a = $(i + 1); if ($i == "len") l = $(i + 1)
@@ -135,4 +138,59 @@ match_records() { # native.tsv ours.tsv
 	END { printf "# matched %d, explained len %d, problems %d\n", matched, explained, bad; exit bad > 0 }
 	function key(l,   f) { split(l, f, "\t"); if (f[1] == "K") return f[1] "|" f[2] "|" f[4] "|" f[5] "|" f[6]; return l }
 	' "$2" "$1"
+}
+
+# Create and destroy every source of dynamic symbols the issue names, one after
+# the other.  Some exist once per boot (bpf_dispatcher_xdp, the first kprobe
+# page): tests that need their birth must run before any other test makes them.
+run_workload() {
+	local T=/sys/kernel/tracing
+	note "workload: program with subprograms"
+	ktload $BIN/subprogs.bpf.o || fail "ktload subprogs"
+	note "workload: fentry/fexit -> BPF trampoline"
+	ktload -a -t 300 $BIN/fentry.bpf.o >/dev/null || fail "ktload fentry"
+	note "workload: XDP on lo -> bpf_dispatcher_xdp"
+	ktload -x lo -t 300 $BIN/xdp.bpf.o >/dev/null || fail "ktload xdp"
+	note "workload: struct_ops tcp_congestion_ops (its trampolines have ksyms since 6.10)"
+	ktload -w go.structops $BIN/structops.bpf.o >structops.txt 2>&1 &
+	local sp=$!
+	wait_for structops.txt '^registered|ktload:' 30 || fail "struct_ops load hangs"
+	grep -q '^registered' structops.txt || fail "struct_ops: $(cat structops.txt)"
+	grep -E ' bpf__tcp_congestion_ops_' /proc/kallsyms >structops.kallsyms
+	touch go.structops
+	wait $sp
+	note "workload: ftrace instance with the function tracer -> ftrace_trampoline"
+	mkdir $T/instances/kt1 || fail "ftrace instance"
+	echo schedule >$T/instances/kt1/set_ftrace_filter
+	echo function >$T/instances/kt1/current_tracer
+	sleep 0.3
+	grep ftrace_trampoline /proc/kallsyms >ftrace.kallsyms
+	echo nop >$T/instances/kt1/current_tracer
+	rmdir $T/instances/kt1
+	# A kprobe on the ftrace site (+0, or +4 after endbr64 with IBT on 6.12)
+	# uses ftrace, not an instruction slot: take the first instruction
+	# boundary past the 5-byte call __fentry__ that the kernel accepts.
+	local off= o
+	for o in 5 9 8 10 11 12 13 14 15 16; do
+		if echo "p:kt1 vfs_read+$o" >>$T/kprobe_events 2>/dev/null; then
+			if grep -q 'vfs_read+'"$o"'.*FTRACE' /sys/kernel/debug/kprobes/list 2>/dev/null; then
+				echo "-:kt1" >>$T/kprobe_events
+				continue
+			fi
+			off=$o
+			break
+		fi
+	done
+	[ -n "$off" ] || fail "no int3 kprobe offset in vfs_read accepted"
+	note "workload: kprobe at vfs_read+$off -> kprobe_insn_page (optimized: kprobe_optinsn_page)"
+	echo 1 >$T/events/kprobes/kt1/enable
+	cat /proc/version >/dev/null
+	# The optimizer runs after OPTIMIZE_DELAY (5 jiffies) from a workqueue.
+	sleep 0.5
+	grep -E 'kprobe_(opt)?insn_page' /proc/kallsyms >kprobe.kallsyms
+	cat /sys/kernel/debug/kprobes/list
+	echo 0 >$T/events/kprobes/kt1/enable
+	echo "-:kt1" >>$T/kprobe_events
+	# Trampoline images go away after an RCU-tasks grace period.
+	sleep 1
 }

@@ -12,12 +12,13 @@
 #   tests/vm/vmtest.sh --kernel PATH       any bzImage/vmlinuz
 #   options: --counts FILE (write "passed failed skipped"), --timeout SEC,
 #            --only REGEX (tests to run), --keep (leave the work dir),
+#            --verbose (show the output of passing tests too),
 #            --suite tests|bench (default tests)
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/ksymtap
-line= kernel= counts= timeout=300 only= keep= suite=tests
+line= kernel= counts= timeout=${KT_VM_TIMEOUT:-300} only= keep= suite=tests verbose=
 mem=${KT_VM_MEM:-1G}
 
 die() { echo "vmtest: $*" >&2; exit 2; }
@@ -30,6 +31,7 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=$2; shift 2 ;;
 	--only) only=$2; shift 2 ;;
 	--keep) keep=1; shift ;;
+	--verbose) verbose=1; shift ;;
 	--suite) suite=$2; shift 2 ;;
 	-h|--help) sed -n '3,18p' "$0"; exit 0 ;;
 	*) die "unknown argument '$1'" ;;
@@ -124,7 +126,7 @@ echo "root:x:0:" >"$root/etc/group"
 cat >"$root/init" <<INIT
 #!/bin/sh
 export PATH=/bin:/sbin:/usr/bin:/usr/sbin:/ksymtap/bin
-exec /ksymtap/inside.sh "$only"
+exec /ksymtap/inside.sh "$only" "$verbose"
 INIT
 chmod +x "$root/init" "$root/ksymtap/inside.sh"
 (cd "$root" && find . | cpio -o -H newc --quiet) >"$work/initramfs.cpio"

@@ -32,6 +32,7 @@ int main(int argc, char **argv)
 	int attach = 0, hold_ms = 0, rounds = 1, nlinks = 0, ifindex = 0, xdp_fd = -1;
 	int opt, i, r, nobjs;
 	struct bpf_program *p;
+	struct bpf_map *m;
 
 	while ((opt = getopt(argc, argv, "ax:t:r:w:")) != -1) {
 		switch (opt) {
@@ -59,6 +60,18 @@ int main(int argc, char **argv)
 			if (!objs[i] || bpf_object__load(objs[i])) {
 				fprintf(stderr, "ktload: loading %s: %s\n", argv[optind + i], strerror(errno));
 				return 1;
+			}
+			bpf_object__for_each_map(m, objs[i]) {
+				if (bpf_map__type(m) != BPF_MAP_TYPE_STRUCT_OPS)
+					continue;
+				links[nlinks] = bpf_map__attach_struct_ops(m);
+				if (!links[nlinks]) {
+					fprintf(stderr, "ktload: struct_ops %s: %s\n", bpf_map__name(m),
+						strerror(errno));
+					return 1;
+				}
+				nlinks++;
+				printf("registered struct_ops %s\n", bpf_map__name(m));
 			}
 			bpf_object__for_each_program(p, objs[i]) {
 				struct bpf_prog_info info = {};
