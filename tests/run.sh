@@ -51,6 +51,7 @@ if [ -n "$unit" ]; then
 	echo "== host tests"
 	for t in "$top"/tests/host/*.sh; do
 		[ -f "$t" ] || continue
+		[ "$(basename "$t")" = lib.sh ] && continue
 		name=host/$(basename "$t" .sh)
 		if [ -n "$only" ] && ! grep -Eq "$only" <<<"$name"; then
 			continue

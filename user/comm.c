@@ -33,3 +33,16 @@ void kt_comm_lookup(struct kt_comm_cache *c, __u32 tid, char *comm)
 	c->e[i].tid = tid;
 	memcpy(c->e[i].comm, comm, KT_COMM_LEN);
 }
+
+void kt_comm_update(struct kt_comm_cache *c, __u32 tid, const char *comm)
+{
+	unsigned int i;
+
+	for (i = 0; i < KT_COMM_CACHE; i++)
+		if (c->e[i].tid == tid)
+			break;
+	if (i == KT_COMM_CACHE)
+		i = c->next++ % KT_COMM_CACHE;
+	c->e[i].tid = tid;
+	snprintf(c->e[i].comm, KT_COMM_LEN, "%s", comm);
+}

@@ -15,6 +15,8 @@ static const char main_help[] =
 	"\n"
 	"Commands:\n"
 	"  stream     print records as they happen (the default command)\n"
+	"  compare    run ksymtap's BPF side and the kernel's own records together\n"
+	"             and match them record by record\n"
 	"\n"
 	"Run 'ksymtap COMMAND --help' for a command's options.\n";
 
@@ -25,6 +27,7 @@ struct cmd {
 
 static const struct cmd cmds[] = {
 	{ "stream", cmd_stream },
+	{ "compare", cmd_compare },
 };
 
 int main(int argc, char **argv)

@@ -7,7 +7,8 @@
 #include "record.h"
 
 /* Decode one perf record (header included, sample_id TID|TIME|CPU): 1 if it is
- * a KSYMBOL, BPF_EVENT or LOST, 0 for other types, -EINVAL if malformed. */
+ * a KSYMBOL, BPF_EVENT or LOST, 2 for a COMM (pid, tid, comm filled in), 0 for
+ * other types, -EINVAL if malformed. */
 int kt_native_decode(struct kt_record *r, const void *data, size_t size);
 int kt_parse_cpulist(const char *s, unsigned char *mask, int max);
 
@@ -21,5 +22,7 @@ struct kt_comm_cache {
 	unsigned int next;
 };
 void kt_comm_lookup(struct kt_comm_cache *c, __u32 tid, char *comm);
+/* A task's new name, from a PERF_RECORD_COMM. */
+void kt_comm_update(struct kt_comm_cache *c, __u32 tid, const char *comm);
 
 #endif

@@ -106,6 +106,11 @@ static int open_cpu(struct native_backend *b, int cpu)
 		.sample_id_all = 1,
 		.ksymbol = 1,
 		.bpf_event = 1,
+		/* COMM records keep our pid -> comm map current, as perf's
+		 * machine__ does: a task that exits before we read its record
+		 * still gets its name. */
+		.comm = 1,
+		.comm_exec = 1,
 		/* Wake the reader on every record: latency matters more here than
 		 * wakeups, which are as rare as symbol changes. */
 		.watermark = 1,
@@ -249,6 +254,21 @@ int kt_native_decode(struct kt_record *r, const void *data, size_t size)
 		r->type = KT_RECORD_LOST;
 		memcpy(&r->lost, rec + 16, 8);
 		break;
+	case PERF_RECORD_COMM: {
+		size_t nlen;
+
+		/* {u32 pid, tid; char comm[]} then sample_id */
+		if (body < 9)
+			return -EINVAL;
+		memcpy(&r->pid, rec + 8, 4);
+		memcpy(&r->tid, rec + 12, 4);
+		nlen = strnlen((const char *)rec + 16, body - 8);
+		if (nlen >= KT_COMM_LEN)
+			nlen = KT_COMM_LEN - 1;
+		memcpy(r->comm, rec + 16, nlen);
+		r->comm[nlen] = 0;
+		return 2;
+	}
 	default:
 		return 0;
 	}
@@ -287,10 +307,16 @@ static int read_ring(struct native_backend *b, struct ring *rg)
 			r = batch_slot(b);
 			if (!r)
 				return -ENOMEM;
-			if (kt_native_decode(r, rec, h.size) != 1)
-				b->nbatch--;
-			else
+			switch (kt_native_decode(r, rec, h.size)) {
+			case 1:
 				n++;
+				break;
+			case 2:
+				kt_comm_update(&b->comms, r->tid, r->comm);
+				/* fallthrough */
+			default:
+				b->nbatch--;
+			}
 		}
 		tail += h.size;
 	}
