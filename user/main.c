@@ -15,6 +15,8 @@ static const char main_help[] =
 	"\n"
 	"Commands:\n"
 	"  stream     print records as they happen (the default command)\n"
+	"  serve      daemon: the table and live records for Unix socket clients\n"
+	"  tail       a serve client: print what the daemon sends\n"
 	"\n"
 	"Run 'ksymtap COMMAND --help' for a command's options.\n";
 
@@ -25,6 +27,8 @@ struct cmd {
 
 static const struct cmd cmds[] = {
 	{ "stream", cmd_stream },
+	{ "serve", cmd_serve },
+	{ "tail", cmd_tail },
 };
 
 int main(int argc, char **argv)
