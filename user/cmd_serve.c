@@ -134,8 +134,8 @@ static int serve_opt(struct serve_cfg *cfg, int opt, const char *arg)
 		}
 		return 1;
 	case OPT_QUEUE:
-		if (kt_parse_size(arg, &v) || v < 64 * 1024 || v > (1ULL << 32)) {
-			kt_err("--client-queue: '%s' is not a size between 64K and 4G", arg);
+		if (kt_parse_size(arg, &v) || v < 16 * 1024 || v > (1ULL << 32)) {
+			kt_err("--client-queue: '%s' is not a size between 16K and 4G", arg);
 			return -1;
 		}
 		cfg->so.queue = v;
