@@ -337,10 +337,14 @@ static void find_ns_root(struct kt_attrib_cache *c)
 	struct stat st;
 	size_t sl, pl;
 
+	const char *mnt = "/sys/fs/cgroup";
+
 	if (!proc_cgroup(0, self, sizeof(self)))
 		return;
-	if (snprintf(own, sizeof(own), "/sys/fs/cgroup%s", self) >= (int)sizeof(own) ||
-	    statfs("/sys/fs/cgroup", &sfs) || sfs.f_type != CGROUP2_SUPER_MAGIC || stat(own, &st))
+	if (!statfs(mnt, &sfs) && sfs.f_type != CGROUP2_SUPER_MAGIC)
+		mnt = "/sys/fs/cgroup/unified";
+	if (snprintf(own, sizeof(own), "%s%s", mnt, self) >= (int)sizeof(own) || statfs(mnt, &sfs) ||
+	    sfs.f_type != CGROUP2_SUPER_MAGIC || stat(own, &st))
 		return; /* cannot tell: assume the root's namespace */
 	if (root_ino(c, self) == st.st_ino)
 		return;
@@ -357,7 +361,9 @@ static void find_ns_root(struct kt_attrib_cache *c)
 	/* want_path = ns_root + self (self is "/" at the namespace root). */
 	sl = strcmp(self, "/") ? strlen(self) : 0;
 	pl = strlen(c->want_path);
-	if (pl < sl || strcmp(c->want_path + pl - sl, self)) {
+	if (pl < sl || (sl && strcmp(c->want_path + pl - sl, self))) {
+		kt_warn("attribution: our cgroup %s is at %s under %s; container paths are unknown",
+			self, c->want_path, c->root);
 		c->on = false;
 		return;
 	}

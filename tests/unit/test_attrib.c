@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* Attribution: what cgroup paths say about containers, and /proc path joins. */
+#include <sched.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include "attrib.h"
 #include "encode.h"
 #include "record.h"
@@ -263,11 +267,125 @@ out:
 	kt_attrib_free(c);
 }
 
+static bool write_pid(const char *dir, pid_t pid)
+{
+	char p[4300];
+	FILE *f;
+	bool ok;
+
+	snprintf(p, sizeof(p), "%s/cgroup.procs", dir);
+	f = fopen(p, "w");
+	if (!f)
+		return false;
+	ok = fprintf(f, "%d\n", pid) > 0;
+	return !fclose(f) && ok;
+}
+
+/*
+ * The DaemonSet's situation: ksymtap in a cgroup of its own with a private
+ * cgroup namespace (so /proc/PID/cgroup of others reads "/../..."), its own
+ * ns-rooted cgroup2 at the usual place and the host's tree mounted elsewhere
+ * as --cgroup-root.  A live task in another cgroup must still resolve on the
+ * record's path, to its host path.  Runs in a child: it unshares.
+ */
+static int ns_child(const char *root, const char *nsdir, pid_t sleeper, __u64 id,
+		    const char *want)
+{
+	char host[64];
+	struct kt_attrib_cache *c;
+	struct kt_attrib_stats st;
+	struct kt_record r;
+	bool ok;
+
+	if (!write_pid(nsdir, getpid()) || unshare(CLONE_NEWNS | CLONE_NEWCGROUP) ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		return 77;
+	snprintf(host, sizeof(host), "/tmp/kt-unit-hostcg-%d", getpid());
+	/* The same superblock cannot be mounted twice on one mount point. */
+	if (mkdir(host, 0700) || mount(root, host, NULL, MS_BIND, NULL) ||
+	    umount2(root, MNT_DETACH) || mount("none", root, "cgroup2", 0, NULL))
+		return 77;
+	c = kt_attrib_new(host);
+	memset(&r, 0, sizeof(r));
+	r.type = KT_RECORD_BPF_EVENT;
+	r.pid = r.tid = sleeper;
+	r.cgroup_id = id;
+	kt_attrib_fill(c, &r);
+	kt_attrib_get_stats(c, &st);
+	ok = r.attrib && r.attrib->path && !strcmp(r.attrib->path, want) && st.resolved_proc == 1;
+	if (!ok)
+		fprintf(stderr, "ns child: path %s, resolved_proc %llu\n",
+			r.attrib && r.attrib->path ? r.attrib->path : "(null)", st.resolved_proc);
+	kt_attrib_free(c);
+	return ok ? 0 : 1;
+}
+
+static void test_cgroup_namespace(void)
+{
+	struct kt_attrib_cache *probe = kt_attrib_new(NULL);
+	char nsdir[4200], tgt[4200], want[256];
+	const char *root = kt_attrib_root(probe);
+	pid_t sleeper = -1, child;
+	struct stat sb;
+	int status = 0;
+
+	unit_start("attrib_private_cgroup_namespace_resolves_host_paths");
+	if (!root) {
+		unit_skip("no cgroup2 mount here");
+		goto out;
+	}
+	snprintf(nsdir, sizeof(nsdir), "%s/kt-unit-ns-%d", root, getpid());
+	snprintf(want, sizeof(want), "/kt-unit-tgt-%d/docker-" ID_B ".scope", getpid());
+	snprintf(tgt, sizeof(tgt), "%s/kt-unit-tgt-%d", root, getpid());
+	if (mkdir(nsdir, 0755) || mkdir(tgt, 0755)) {
+		unit_skip("cannot make cgroups (not root?)");
+		goto out;
+	}
+	snprintf(tgt, sizeof(tgt), "%s%s", root, want);
+	if (mkdir(tgt, 0755) || stat(tgt, &sb)) {
+		unit_skip("cannot make cgroups");
+		goto clean;
+	}
+	sleeper = fork();
+	if (!sleeper) {
+		write_pid(tgt, getpid());
+		pause();
+		_exit(0);
+	}
+	usleep(100000);
+	child = fork();
+	if (!child)
+		_exit(ns_child(root, nsdir, sleeper, sb.st_ino, want));
+	waitpid(child, &status, 0);
+	/* Its mount namespace went with it; the directory is ours to remove. */
+	snprintf(tgt, sizeof(tgt), "/tmp/kt-unit-hostcg-%d", child);
+	rmdir(tgt);
+	snprintf(tgt, sizeof(tgt), "%s%s", root, want);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 77)
+		unit_skip("cannot unshare a cgroup namespace here");
+	else
+		ASSERT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0,
+			  "child resolved the host path through /proc");
+clean:
+	if (sleeper > 0) {
+		kill(sleeper, SIGKILL);
+		waitpid(sleeper, NULL, 0);
+	}
+	rmdir(tgt);
+	snprintf(tgt, sizeof(tgt), "%s/kt-unit-tgt-%d", root, getpid());
+	rmdir(tgt);
+	rmdir(nsdir);
+out:
+	unit_end();
+	kt_attrib_free(probe);
+}
+
 int main(void)
 {
 	test_parse();
 	test_join();
 	test_json();
 	test_resolve();
+	test_cgroup_namespace();
 	return unit_exit();
 }
