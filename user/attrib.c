@@ -343,8 +343,8 @@ static void find_ns_root(struct kt_attrib_cache *c)
 		return;
 	if (!statfs(mnt, &sfs) && sfs.f_type != CGROUP2_SUPER_MAGIC)
 		mnt = "/sys/fs/cgroup/unified";
-	if (snprintf(own, sizeof(own), "%s%s", mnt, self) >= (int)sizeof(own) || statfs(mnt, &sfs) ||
-	    sfs.f_type != CGROUP2_SUPER_MAGIC || stat(own, &st))
+	if (snprintf(own, sizeof(own), "%s%s", mnt, self) >= (int)sizeof(own) ||
+	    statfs(mnt, &sfs) || sfs.f_type != CGROUP2_SUPER_MAGIC || stat(own, &st))
 		return; /* cannot tell: assume the root's namespace */
 	if (root_ino(c, self) == st.st_ino)
 		return;
@@ -425,7 +425,8 @@ void kt_attrib_fill(struct kt_attrib_cache *c, struct kt_record *r)
 	r->attrib = &e->a;
 	if (e->a.path || !c->on)
 		return;
-	if (!(r->rflags & KT_RF_NO_TASK) && try_proc(c, r->tid ? r->tid : r->pid, r->cgroup_id, path)) {
+	if (!(r->rflags & KT_RF_NO_TASK) &&
+	    try_proc(c, r->tid ? r->tid : r->pid, r->cgroup_id, path)) {
 		set_path(e, path);
 		if (e->pending) {
 			e->pending = false;

@@ -14,20 +14,20 @@
 
 struct kt_serve_opts {
 	const char *path;
-	mode_t mode;   /* 0: leave 0600 */
-	gid_t gid;     /* (gid_t)-1: leave ours */
-	size_t queue;  /* per-client queue limit, bytes */
+	mode_t mode;  /* 0: leave 0600 */
+	gid_t gid;    /* (gid_t)-1: leave ours */
+	size_t queue; /* per-client queue limit, bytes */
 	int max_clients;
 };
 
 /* Why clients went away (metrics' reason label). */
 enum kt_disc {
-	KT_DISC_PEER = 0,   /* closed or reset by the client */
-	KT_DISC_DONE,	    /* mode=snapshot: sent, then closed */
-	KT_DISC_HELLO,	    /* bad handshake */
-	KT_DISC_TOO_BIG,    /* the snapshot alone exceeds --client-queue */
-	KT_DISC_ERROR,	    /* other socket errors */
-	KT_DISC_SHUTDOWN,   /* daemon exit */
+	KT_DISC_PEER = 0, /* closed or reset by the client */
+	KT_DISC_DONE,	  /* mode=snapshot: sent, then closed */
+	KT_DISC_HELLO,	  /* bad handshake */
+	KT_DISC_TOO_BIG,  /* the snapshot alone exceeds --client-queue */
+	KT_DISC_ERROR,	  /* other socket errors */
+	KT_DISC_SHUTDOWN, /* daemon exit */
 	KT_DISC_MAX,
 };
 extern const char *const kt_disc_names[KT_DISC_MAX];

@@ -31,7 +31,8 @@ int kt_hello_parse(const char *line, struct kt_hello *h, char *why, size_t why_s
 		*eq++ = 0;
 		if (!strcmp(w, "format")) {
 			if (kt_format_parse(eq, &h->fmt)) {
-				snprintf(why, why_size, "format '%.32s' is not json, raw or text", eq);
+				snprintf(why, why_size, "format '%.32s' is not json, raw or text",
+					 eq);
 				return -EINVAL;
 			}
 		} else if (!strcmp(w, "mode")) {
@@ -40,7 +41,8 @@ int kt_hello_parse(const char *line, struct kt_hello *h, char *why, size_t why_s
 			} else if (!strcmp(eq, "snapshot")) {
 				h->snapshot_only = true;
 			} else {
-				snprintf(why, why_size, "mode '%.32s' is not stream or snapshot", eq);
+				snprintf(why, why_size, "mode '%.32s' is not stream or snapshot",
+					 eq);
 				return -EINVAL;
 			}
 		} else {

@@ -31,7 +31,8 @@ static void test_queue(void)
 	ASSERT_EQ(pushed, 4, "4 x 1000 bytes fit in 4096");
 	ASSERT_EQ(kt_squeue_push(&q, rec, sizeof(rec)), -ENOBUFS, "the 5th overflows");
 	ASSERT_TRUE(q.overflow, "in overflow");
-	ASSERT_EQ(kt_squeue_push(&q, rec, 10), -ENOBUFS, "small records are lost too while in overflow");
+	ASSERT_EQ(kt_squeue_push(&q, rec, 10), -ENOBUFS,
+		  "small records are lost too while in overflow");
 	ASSERT_EQ(q.lost, 2, "lost count");
 	ASSERT_EQ(q.overflows, 1, "one episode");
 	ASSERT_TRUE(!kt_squeue_resync_due(&q, &lost), "no resync before the client read its queue");
@@ -195,7 +196,7 @@ static ssize_t read_all(int fd, char *buf, size_t size)
 static void test_daemon(void)
 {
 	char dir[] = "/tmp/kt-unit-XXXXXX", path[64];
-	struct kt_serve_opts o = { .gid = (gid_t)-1, .queue = 64 * 1024, .max_clients = 4 };
+	struct kt_serve_opts o = {.gid = (gid_t)-1, .queue = 64 * 1024, .max_clients = 4};
 	static char buf[4 << 20];
 	struct kt_serve_stats st;
 	struct kt_pipeline p;
@@ -223,7 +224,7 @@ static void test_daemon(void)
 	pump(epfd, s, &p);
 	read_all(fast, buf, sizeof(buf));
 	ASSERT_TRUE(strstr(buf, "\"snapshot\":true") && strstr(buf, "\"kind\":\"snapshot_end\",") &&
-			    strstr(buf, "\"records\":2,\"reason\":\"connect\""),
+			strstr(buf, "\"records\":2,\"reason\":\"connect\""),
 		    "fast: snapshot of prog 1 (ksymbol + bpf_event), then its end");
 	/* The slow client reads nothing while 2000 programs come and go. */
 	for (i = 2; i < 2002; i++) {
