@@ -114,7 +114,7 @@ vm-build: $(OUTPUT)/ksymtap $(VMPROG_BINS) $(VMPROG_BPF_OBJS)
 test: all unit-build vm-build
 	$(Q)tests/run.sh --unit --vm 6.1 --vm 6.12
 
-unittest: unit-build
+unittest: all unit-build vm-build
 	$(Q)tests/run.sh --unit
 
 # make vmtest KERNEL=/path/to/vmlinuz: the VM suite on any other kernel image.

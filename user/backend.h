@@ -39,6 +39,8 @@ struct kt_backend_ops {
 	int (*poll)(struct kt_backend *b, int timeout_ms);
 	/* Space-separated live sources, for the ready line. */
 	void (*describe)(struct kt_backend *b, char *buf, size_t size);
+	/* Attached hooks, one bit per enum kt_hook (metrics); NULL: no hooks. */
+	unsigned long (*hooks)(struct kt_backend *b);
 	/* Records the backend itself lost (ring overflow), so far. */
 	unsigned long long (*dropped)(struct kt_backend *b);
 	void (*close)(struct kt_backend *b);

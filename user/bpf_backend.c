@@ -251,6 +251,18 @@ static bool live(struct bpf_backend *b, int h)
 	return b->links[h] != NULL;
 }
 
+static unsigned long bpf_hooks(struct kt_backend *kb)
+{
+	struct bpf_backend *b = (struct bpf_backend *)kb;
+	unsigned long mask = 0;
+	int h;
+
+	for (h = 0; h < KT_HOOK_MAX; h++)
+		if (live(b, h))
+			mask |= 1UL << h;
+	return mask;
+}
+
 static void bpf_describe(struct kt_backend *kb, char *buf, size_t size)
 {
 	struct bpf_backend *b = (struct bpf_backend *)kb;
@@ -384,6 +396,7 @@ const struct kt_backend_ops kt_bpf_backend = {
 	.fd = bpf_fd,
 	.poll = bpf_poll,
 	.describe = bpf_describe,
+	.hooks = bpf_hooks,
 	.dropped = bpf_dropped,
 	.close = bpf_close,
 };

@@ -8,6 +8,7 @@
 #define KT_ENCODE_H
 
 #include <sys/types.h>
+#include "attrib.h"
 #include "record.h"
 
 enum kt_format {
@@ -16,8 +17,9 @@ enum kt_format {
 	KT_FMT_RAW,
 };
 
-/* Largest encoding of any record in any format. */
-#define KT_ENCODE_MAX (KT_NAME_MAX * 6 + 1024)
+/* Largest encoding of any record in any format (JSON escapes a byte in at
+ * most 6: the name and the cgroup path). */
+#define KT_ENCODE_MAX ((KT_NAME_MAX + KT_CGPATH_MAX) * 6 + 1024)
 
 int kt_format_parse(const char *s, enum kt_format *fmt);
 const char *kt_format_name(enum kt_format fmt);

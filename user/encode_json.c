@@ -143,9 +143,32 @@ static const char *origin_name(unsigned int o)
 		return "native";
 	case KT_ORIGIN_SNAPSHOT:
 		return "snapshot";
+	case KT_ORIGIN_SERVE:
+		return "serve";
 	default:
 		return "unknown";
 	}
+}
+
+static void jstr_or_null(struct jbuf *b, const char *s)
+{
+	if (s && *s)
+		jstr(b, s);
+	else
+		jput(b, "null", 4);
+}
+
+/* The cgroup's path and what it says; null where unknown (user/attrib.h). */
+static void jattrib(struct jbuf *b, const struct kt_attrib *a)
+{
+	jput(b, ",\"cgroup_path\":", 15);
+	jstr_or_null(b, a ? a->path : NULL);
+	jput(b, ",\"container_runtime\":", 21);
+	jstr_or_null(b, a && a->path ? a->c.runtime : NULL);
+	jput(b, ",\"container_id\":", 16);
+	jstr_or_null(b, a && a->path ? a->c.container_id : NULL);
+	jput(b, ",\"pod_uid\":", 11);
+	jstr_or_null(b, a && a->path ? a->c.pod_uid : NULL);
 }
 
 ssize_t kt_encode_json(const struct kt_record *r, char *buf, size_t size)
@@ -167,6 +190,8 @@ ssize_t kt_encode_json(const struct kt_record *r, char *buf, size_t size)
 		(r->rflags & KT_RF_LOADER_IDENTITY) ? "loader" :
 						      "current",
 		(r->rflags & KT_RF_SNAPSHOT) ? "true" : "false", origin_name(r->origin));
+	if (r->type != KT_RECORD_LOST)
+		jattrib(&b, r->attrib);
 
 	switch (r->type) {
 	case KT_RECORD_KSYMBOL:

@@ -17,6 +17,8 @@ static const char main_help[] =
 	"  stream     print records as they happen (the default command)\n"
 	"  compare    run ksymtap's BPF side and the kernel's own records together\n"
 	"             and match them record by record\n"
+	"  serve      daemon: the table and live records for Unix socket clients\n"
+	"  tail       a serve client: print what the daemon sends\n"
 	"\n"
 	"Run 'ksymtap COMMAND --help' for a command's options.\n";
 
@@ -28,6 +30,8 @@ struct cmd {
 static const struct cmd cmds[] = {
 	{ "stream", cmd_stream },
 	{ "compare", cmd_compare },
+	{ "serve", cmd_serve },
+	{ "tail", cmd_tail },
 };
 
 int main(int argc, char **argv)

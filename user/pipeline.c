@@ -7,13 +7,16 @@ int kt_pipeline_init(struct kt_pipeline *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->tab = kt_symtab_new();
-	return p->tab ? 0 : -ENOMEM;
+	p->attrib = kt_attrib_new(NULL);
+	return p->tab && p->attrib ? 0 : -ENOMEM;
 }
 
 void kt_pipeline_fini(struct kt_pipeline *p)
 {
 	kt_symtab_free(p->tab);
 	p->tab = NULL;
+	kt_attrib_free(p->attrib);
+	p->attrib = NULL;
 }
 
 int kt_pipeline_add_sink(struct kt_pipeline *p, struct kt_sink *s)
@@ -44,6 +47,7 @@ int kt_pipeline_emit(void *ctx, struct kt_record *r)
 		p->lost += r->lost;
 		break;
 	}
+	kt_attrib_fill(p->attrib, r);
 	for (i = 0; i < p->nsinks; i++) {
 		err = p->sinks[i]->record(p->sinks[i], r);
 		if (err)
@@ -66,7 +70,31 @@ int kt_pipeline_flush(struct kt_pipeline *p)
 	return first;
 }
 
+struct walk_ctx {
+	struct kt_pipeline *p;
+	int (*fn)(void *ctx, struct kt_record *r);
+	void *ctx;
+};
+
+static int walk_one(void *ctx, struct kt_record *r)
+{
+	struct walk_ctx *w = ctx;
+
+	kt_attrib_fill(w->p->attrib, r);
+	return w->fn(w->ctx, r);
+}
+
+int kt_pipeline_walk(struct kt_pipeline *p, int (*fn)(void *ctx, struct kt_record *r), void *ctx)
+{
+	struct walk_ctx w = { .p = p, .fn = fn, .ctx = ctx };
+
+	return kt_symtab_walk(p->tab, walk_one, &w);
+}
+
 int kt_pipeline_tick(void *ctx)
 {
-	return kt_pipeline_flush(ctx);
+	struct kt_pipeline *p = ctx;
+
+	kt_attrib_tick(p->attrib);
+	return kt_pipeline_flush(p);
 }

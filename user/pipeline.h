@@ -6,6 +6,7 @@
 #ifndef KT_PIPELINE_H
 #define KT_PIPELINE_H
 
+#include "attrib.h"
 #include "record.h"
 #include "symtab.h"
 
@@ -21,6 +22,7 @@ struct kt_sink {
 
 struct kt_pipeline {
 	struct kt_symtab *tab;
+	struct kt_attrib_cache *attrib; /* fills kt_record.attrib before the sinks */
 	struct kt_sink *sinks[KT_MAX_SINKS];
 	int nsinks;
 	/* Records passed on, by type and source (metrics). */
@@ -33,6 +35,8 @@ int kt_pipeline_add_sink(struct kt_pipeline *p, struct kt_sink *s);
 /* The backends' kt_emit_fn; ctx is the pipeline. */
 int kt_pipeline_emit(void *ctx, struct kt_record *r);
 int kt_pipeline_flush(struct kt_pipeline *p);
+/* kt_symtab_walk() of p's table, with attribution filled in. */
+int kt_pipeline_walk(struct kt_pipeline *p, int (*fn)(void *ctx, struct kt_record *r), void *ctx);
 /* A tick function for kt_run(). */
 int kt_pipeline_tick(void *ctx);
 

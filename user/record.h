@@ -17,7 +17,10 @@ enum kt_origin {
 	KT_ORIGIN_BPF = 0,
 	KT_ORIGIN_NATIVE,
 	KT_ORIGIN_SNAPSHOT,
+	KT_ORIGIN_SERVE, /* made by the daemon for one client (its queue's LOST) */
 };
+
+struct kt_attrib;
 
 /* kt_record.rflags */
 #define KT_RF_SNAPSHOT 0x1	   /* enumerated at start-up, not seen being born */
@@ -47,6 +50,9 @@ struct kt_record {
 	__u8 tag[KT_TAG_SIZE];
 	/* LOST */
 	__u64 lost;
+	/* What the cgroup id resolves to (user/attrib.h), set by the pipeline;
+	 * NULL: not looked up.  Valid while the record is being emitted. */
+	const struct kt_attrib *attrib;
 	/* KSYMBOL: the symbol; BPF_EVENT: the program's name (not in perf's record) */
 	char name[KT_NAME_MAX];
 };

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Prometheus text exposition format, for node exporter's textfile collector:
+ * the file is written beside its final name and renamed over it, so the
+ * collector never reads half of one.
+ */
+#ifndef KT_METRICS_H
+#define KT_METRICS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include "pipeline.h"
+#include "serve.h"
+
+struct kt_metrics {
+	const char *backend; /* "bpf" | "native" */
+	const struct kt_pipeline *p;
+	unsigned long long backend_lost; /* the backend's own drops: ring buffer or native rings */
+	bool has_hooks;
+	unsigned long hooks;		    /* bit per enum kt_hook */
+	const struct kt_serve_stats *serve; /* NULL: not serving */
+	double start_time;		    /* unix seconds */
+};
+
+int kt_metrics_print(FILE *f, const struct kt_metrics *m);
+/* Atomically replace path; -errno. */
+int kt_metrics_write(const char *path, const struct kt_metrics *m);
+
+#endif

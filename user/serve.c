@@ -1,0 +1,493 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include "clock.h"
+#include "encode.h"
+#include "log.h"
+#include "serve.h"
+#include "serve_proto.h"
+#include "serve_queue.h"
+#include "serve_socket.h"
+
+const char *const kt_disc_names[KT_DISC_MAX] = {
+    [KT_DISC_PEER] = "peer",	   [KT_DISC_DONE] = "done",
+    [KT_DISC_HELLO] = "handshake", [KT_DISC_TOO_BIG] = "snapshot_too_big",
+    [KT_DISC_ERROR] = "error",	   [KT_DISC_SHUTDOWN] = "shutdown",
+};
+
+enum cstate {
+	C_HELLO,    /* waiting for the handshake */
+	C_LIVE,	    /* snapshot queued, live records follow */
+	C_DRAINING, /* mode=snapshot: close once the queue is sent */
+	C_DEAD,	    /* closed, freed at the next tick */
+};
+
+struct client {
+	int kind; /* first: tells epoll data apart */
+	int fd;
+	unsigned int id;
+	enum cstate state;
+	struct kt_hello hello;
+	bool rd_closed, want_out;
+	__u64 deadline; /* C_HELLO: defaults from then on */
+	char in[KT_HELLO_MAX];
+	size_t inlen;
+	struct kt_squeue q;
+};
+
+enum { KIND_LISTEN = 1, KIND_CLIENT };
+
+struct kt_server {
+	struct kt_sink sink; /* first: the pipeline calls us through it */
+	int kind;	     /* KIND_LISTEN: &s->kind is the listen fd's data.ptr */
+	struct kt_serve_opts o;
+	struct kt_pipeline *p;
+	int epfd, lfd;
+	ino_t ino;
+	__s64 clock_off;
+	struct client **c;
+	int nc;
+	unsigned int next_id;
+	struct kt_serve_stats st;
+	/* One record, encoded once per format however many clients want it. */
+	char enc[3][KT_ENCODE_MAX];
+	ssize_t enclen[3];
+};
+
+static void set_events(struct kt_server *s, struct client *c)
+{
+	struct epoll_event ev = {.data.ptr = c};
+
+	ev.events = (c->rd_closed ? 0 : EPOLLIN) | (c->want_out ? EPOLLOUT : 0);
+	epoll_ctl(s->epfd, EPOLL_CTL_MOD, c->fd, &ev);
+}
+
+static void drop(struct kt_server *s, struct client *c, enum kt_disc why, const char *detail)
+{
+	if (c->state == C_DEAD)
+		return;
+	kt_debug("client %u: closed (%s%s%s), %llu records lost over its life", c->id,
+		 kt_disc_names[why], detail ? ": " : "", detail ? detail : "", c->q.lost_total);
+	epoll_ctl(s->epfd, EPOLL_CTL_DEL, c->fd, NULL);
+	close(c->fd);
+	c->fd = -1;
+	c->state = C_DEAD;
+	s->st.disconnects[why]++;
+	s->st.connected--;
+}
+
+struct walk_ctx {
+	struct kt_server *s;
+	struct client *c;
+	unsigned long long n;
+};
+
+static int queue_snapshot_record(void *ctx, struct kt_record *r)
+{
+	struct walk_ctx *w = ctx;
+	char *buf = w->s->enc[0];
+	ssize_t n = kt_encode(w->c->hello.fmt, r, buf, KT_ENCODE_MAX);
+
+	if (n < 0)
+		return (int)n;
+	w->n++;
+	return kt_squeue_push_reserved(&w->c->q, buf, n);
+}
+
+static __u64 now_perf(struct kt_server *s)
+{
+	return kt_monotonic_ns() + s->clock_off;
+}
+
+/* The whole table as snapshot records; JSON clients also get a closing
+ * snapshot_end line so they know when their table is complete. */
+static int queue_snapshot(struct kt_server *s, struct client *c, const char *reason)
+{
+	struct walk_ctx w = {.s = s, .c = c};
+	char line[160];
+	int err, n;
+
+	err = kt_pipeline_walk(s->p, queue_snapshot_record, &w);
+	if (!err && c->hello.fmt == KT_FMT_JSON) {
+		n = snprintf(line, sizeof(line),
+			     "{\"kind\":\"snapshot_end\",\"time\":%" PRIu64
+			     ",\"records\":%llu,\"reason\":\"%s\"}\n",
+			     (uint64_t)now_perf(s), w.n, reason);
+		err = kt_squeue_push_reserved(&c->q, line, n);
+	}
+	if (err == -ENOBUFS) {
+		drop(s, c, KT_DISC_TOO_BIG, "raise --client-queue");
+		kt_warn("client %u: the snapshot does not fit in --client-queue %zu; disconnected",
+			c->id, s->o.queue);
+		return err;
+	}
+	if (err) {
+		drop(s, c, KT_DISC_ERROR, strerror(-err));
+		return err;
+	}
+	s->st.snapshots++;
+	return 0;
+}
+
+/* After an overflow, once the client has read everything: how many records
+ * it missed (a LOST record of origin "serve"), then the table anew. */
+static int resync(struct kt_server *s, struct client *c, unsigned long long lost)
+{
+	struct kt_record r;
+	ssize_t n;
+
+	memset(&r, 0, offsetof(struct kt_record, name));
+	r.name[0] = 0;
+	r.type = KT_RECORD_LOST;
+	r.origin = KT_ORIGIN_SERVE;
+	r.rflags = KT_RF_NO_TASK;
+	r.time = now_perf(s);
+	r.lost = lost;
+	n = kt_encode(c->hello.fmt, &r, s->enc[0], KT_ENCODE_MAX);
+	if (n < 0 || kt_squeue_push_reserved(&c->q, s->enc[0], n)) {
+		drop(s, c, KT_DISC_TOO_BIG, "no room for the lost record");
+		return -ENOBUFS;
+	}
+	kt_debug("client %u: caught up after missing %llu records; sending the table again", c->id,
+		 lost);
+	return queue_snapshot(s, c, "resync");
+}
+
+/* Send what the socket takes; resync or finish when the queue runs dry. */
+static void service_out(struct kt_server *s, struct client *c)
+{
+	unsigned long long lost;
+	bool want;
+	ssize_t n;
+
+	for (;;) {
+		n = kt_squeue_send(&c->q, c->fd);
+		if (n < 0) {
+			drop(s, c, n == -EPIPE || n == -ECONNRESET ? KT_DISC_PEER : KT_DISC_ERROR,
+			     strerror(-n));
+			return;
+		}
+		if (!kt_squeue_resync_due(&c->q, &lost))
+			break;
+		if (resync(s, c, lost))
+			return;
+	}
+	if (c->state == C_DRAINING && kt_squeue_empty(&c->q)) {
+		drop(s, c, KT_DISC_DONE, NULL);
+		return;
+	}
+	want = !kt_squeue_empty(&c->q);
+	if (want != c->want_out) {
+		c->want_out = want;
+		set_events(s, c);
+	}
+}
+
+static void start(struct kt_server *s, struct client *c)
+{
+	kt_debug("client %u: format %s, mode %s", c->id, kt_format_name(c->hello.fmt),
+		 c->hello.snapshot_only ? "snapshot" : "stream");
+	c->state = c->hello.snapshot_only ? C_DRAINING : C_LIVE;
+	if (queue_snapshot(s, c, "connect"))
+		return;
+	service_out(s, c);
+}
+
+static void hello_line(struct kt_server *s, struct client *c, const char *line)
+{
+	char why[128], msg[200];
+	int n;
+
+	if (kt_hello_parse(line, &c->hello, why, sizeof(why))) {
+		/* Plain text: the client has no format yet. */
+		n = snprintf(msg, sizeof(msg), "ksymtap: error: %s\n", why);
+		if (send(c->fd, msg, n, MSG_DONTWAIT | MSG_NOSIGNAL) < 0)
+			kt_debug("client %u: %s", c->id, strerror(errno));
+		drop(s, c, KT_DISC_HELLO, why);
+		return;
+	}
+	start(s, c);
+}
+
+static void on_readable(struct kt_server *s, struct client *c)
+{
+	char junk[4096], *nl;
+	ssize_t n;
+
+	if (c->state != C_HELLO) {
+		/* Nothing is expected after the handshake: drain and ignore. */
+		n = recv(c->fd, junk, sizeof(junk), MSG_DONTWAIT);
+		if (n == 0) {
+			c->rd_closed = true;
+			set_events(s, c);
+		}
+		return;
+	}
+	n = recv(c->fd, c->in + c->inlen, sizeof(c->in) - 1 - c->inlen, MSG_DONTWAIT);
+	if (n < 0) {
+		if (errno != EAGAIN && errno != EINTR)
+			drop(s, c, KT_DISC_PEER, strerror(errno));
+		return;
+	}
+	if (n == 0) {
+		/* Shut down its sending side: whatever it sent is the handshake. */
+		c->rd_closed = true;
+		set_events(s, c);
+		c->in[c->inlen] = 0;
+		hello_line(s, c, c->in);
+		return;
+	}
+	c->inlen += n;
+	c->in[c->inlen] = 0;
+	nl = strchr(c->in, '\n');
+	if (nl) {
+		*nl = 0;
+		hello_line(s, c, c->in);
+	} else if (c->inlen == sizeof(c->in) - 1) {
+		hello_line(s, c, c->in); /* too long: says why and closes */
+	}
+}
+
+void kt_server_event(struct kt_server *s, void *ptr, uint32_t events)
+{
+	struct client *c;
+
+	if (ptr == &s->kind) {
+		for (;;) {
+			struct epoll_event ev = {.events = EPOLLIN};
+			struct client **nc;
+			int fd = accept4(s->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+
+			if (fd < 0)
+				return; /* EAGAIN, or a client that gave up already */
+			if (s->st.connected >= (unsigned long long)s->o.max_clients) {
+				s->st.rejected++;
+				kt_warn("refusing a client: %d connected (--max-clients)",
+					s->o.max_clients);
+				close(fd);
+				continue;
+			}
+			c = calloc(1, sizeof(*c));
+			nc = realloc(s->c, (s->nc + 1) * sizeof(*nc));
+			if (nc)
+				s->c = nc;
+			if (!c || !nc || kt_squeue_init(&c->q, s->o.queue)) {
+				free(c);
+				close(fd);
+				continue;
+			}
+			c->kind = KIND_CLIENT;
+			c->fd = fd;
+			c->id = ++s->next_id;
+			c->state = C_HELLO;
+			kt_hello_default(&c->hello);
+			c->deadline = kt_monotonic_ns() + KT_HELLO_WAIT_MS * 1000000ULL;
+			ev.data.ptr = c;
+			if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, fd, &ev)) {
+				kt_squeue_fini(&c->q);
+				free(c);
+				close(fd);
+				continue;
+			}
+			s->c[s->nc++] = c;
+			s->st.accepted++;
+			s->st.connected++;
+			kt_debug("client %u: connected", c->id);
+		}
+	}
+	c = ptr;
+	if (c->state == C_DEAD)
+		return;
+	if (events & EPOLLIN)
+		on_readable(s, c);
+	if (c->state != C_DEAD && (events & EPOLLOUT))
+		service_out(s, c);
+	/* A client gone for good; EPOLLIN first so a last handshake counts. */
+	if (c->state != C_DEAD && (events & (EPOLLHUP | EPOLLERR)))
+		drop(s, c, KT_DISC_PEER, NULL);
+}
+
+bool kt_server_owns(struct kt_server *s, void *ptr)
+{
+	int i;
+
+	if (ptr == &s->kind)
+		return true;
+	for (i = 0; i < s->nc; i++)
+		if (ptr == s->c[i])
+			return true;
+	return false;
+}
+
+void kt_server_tick(struct kt_server *s)
+{
+	__u64 now = kt_monotonic_ns();
+	int i, j;
+
+	for (i = 0; i < s->nc; i++)
+		if (s->c[i]->state == C_HELLO && now >= s->c[i]->deadline) {
+			s->c[i]->in[s->c[i]->inlen] = 0;
+			/* Said nothing (or half a line): the defaults, or why not. */
+			hello_line(s, s->c[i], s->c[i]->in);
+		}
+	for (i = j = 0; i < s->nc; i++) {
+		if (s->c[i]->state == C_DEAD) {
+			kt_squeue_fini(&s->c[i]->q);
+			free(s->c[i]);
+		} else {
+			s->c[j++] = s->c[i];
+		}
+	}
+	s->nc = j;
+}
+
+static int sink_record(struct kt_sink *sink, const struct kt_record *r)
+{
+	struct kt_server *s = (struct kt_server *)sink;
+	struct client *c;
+	ssize_t n;
+	int i;
+
+	s->enclen[0] = s->enclen[1] = s->enclen[2] = -1;
+	for (i = 0; i < s->nc; i++) {
+		c = s->c[i];
+		if (c->state != C_LIVE)
+			continue;
+		n = s->enclen[c->hello.fmt];
+		if (n < 0) {
+			n = kt_encode(c->hello.fmt, r, s->enc[c->hello.fmt], KT_ENCODE_MAX);
+			if (n < 0)
+				return (int)n; /* a record no encoder takes: a bug upstream */
+			s->enclen[c->hello.fmt] = n;
+		}
+		if (kt_squeue_push(&c->q, s->enc[c->hello.fmt], n)) {
+			s->st.lost_records++;
+			if (c->q.lost == 1) {
+				s->st.overflows++;
+				kt_warn(
+				    "client %u: queue full (%zu bytes, --client-queue); counting "
+				    "its lost records until it catches up",
+				    c->id, s->o.queue);
+			}
+		}
+	}
+	return 0;
+}
+
+/* After each batch: push every client's new records towards its socket. */
+static int sink_flush(struct kt_sink *sink)
+{
+	struct kt_server *s = (struct kt_server *)sink;
+	int i;
+
+	for (i = 0; i < s->nc; i++)
+		if (s->c[i]->state == C_LIVE && !kt_squeue_empty(&s->c[i]->q))
+			service_out(s, s->c[i]);
+	return 0;
+}
+
+int kt_server_open(struct kt_server **out, const struct kt_serve_opts *o, struct kt_pipeline *p,
+		   int epfd)
+{
+	struct kt_server *s = calloc(1, sizeof(*s));
+	struct epoll_event ev = {.events = EPOLLIN};
+	int err;
+
+	if (!s)
+		return -ENOMEM;
+	s->o = *o;
+	s->p = p;
+	s->epfd = epfd;
+	s->kind = KIND_LISTEN;
+	s->sink.name = "socket clients";
+	s->sink.record = sink_record;
+	s->sink.flush = sink_flush;
+	s->lfd = kt_listen_unix(o->path, o->mode, o->gid, &s->ino);
+	if (s->lfd < 0) {
+		err = s->lfd;
+		if (err == -EADDRINUSE)
+			kt_err("%s: another daemon is serving there (it accepted a connection); "
+			       "not replacing it",
+			       o->path);
+		else if (err == -EEXIST)
+			kt_err("%s: exists and is not a socket; not replacing it", o->path);
+		else
+			kt_err("%s: %s", o->path, strerror(-err));
+		free(s);
+		return err;
+	}
+	ev.data.ptr = &s->kind;
+	err = epoll_ctl(epfd, EPOLL_CTL_ADD, s->lfd, &ev) ? -errno
+							  : kt_pipeline_add_sink(p, &s->sink);
+	if (err) {
+		kt_err("%s: %s", o->path, strerror(-err));
+		kt_server_stop_accepting(s);
+		free(s);
+		return err;
+	}
+	if (kt_perf_clock_offset(&s->clock_off))
+		s->clock_off = 0;
+	*out = s;
+	return 0;
+}
+
+void kt_server_stop_accepting(struct kt_server *s)
+{
+	if (s->lfd < 0)
+		return;
+	epoll_ctl(s->epfd, EPOLL_CTL_DEL, s->lfd, NULL);
+	close(s->lfd);
+	s->lfd = -1;
+	kt_unlink_ours(s->o.path, s->ino);
+}
+
+void kt_server_shutdown(struct kt_server *s, int timeout_ms)
+{
+	__u64 end = kt_monotonic_ns() + (__u64)timeout_ms * 1000000;
+	struct epoll_event evs[64];
+	int i, n, busy;
+
+	kt_server_stop_accepting(s);
+	for (i = 0; i < s->nc; i++)
+		if (s->c[i]->state == C_HELLO)
+			drop(s, s->c[i], KT_DISC_SHUTDOWN, NULL);
+	/* What is queued was promised: give slow readers a bounded moment. */
+	for (;;) {
+		for (i = busy = 0; i < s->nc; i++) {
+			if (s->c[i]->state == C_DEAD)
+				continue;
+			service_out(s, s->c[i]);
+			busy += s->c[i]->state != C_DEAD && !kt_squeue_empty(&s->c[i]->q);
+		}
+		if (!busy || kt_monotonic_ns() >= end)
+			break;
+		n = epoll_wait(s->epfd, evs, 64, 50);
+		for (i = 0; i < n; i++)
+			if (evs[i].data.ptr != &s->kind && kt_server_owns(s, evs[i].data.ptr) &&
+			    (evs[i].events & (EPOLLHUP | EPOLLERR)))
+				drop(s, evs[i].data.ptr, KT_DISC_PEER, NULL);
+	}
+	for (i = 0; i < s->nc; i++)
+		drop(s, s->c[i], KT_DISC_SHUTDOWN, NULL);
+	kt_server_tick(s);
+}
+
+void kt_server_free(struct kt_server *s)
+{
+	if (!s)
+		return;
+	kt_server_stop_accepting(s);
+	free(s->c);
+	free(s);
+}
+
+void kt_server_get_stats(const struct kt_server *s, struct kt_serve_stats *st)
+{
+	*st = s->st;
+}

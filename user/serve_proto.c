@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "serve_proto.h"
+
+void kt_hello_default(struct kt_hello *h)
+{
+	h->fmt = KT_FMT_JSON;
+	h->snapshot_only = false;
+}
+
+int kt_hello_parse(const char *line, struct kt_hello *h, char *why, size_t why_size)
+{
+	char buf[KT_HELLO_MAX], *save = NULL, *w, *eq;
+
+	kt_hello_default(h);
+	if (strlen(line) >= sizeof(buf)) {
+		snprintf(why, why_size, "handshake longer than %d bytes", KT_HELLO_MAX - 1);
+		return -EINVAL;
+	}
+	strcpy(buf, line);
+	/* Tolerate CRLF from interactive tools (socat, nc). */
+	buf[strcspn(buf, "\r")] = 0;
+	for (w = strtok_r(buf, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		eq = strchr(w, '=');
+		if (!eq) {
+			snprintf(why, why_size, "'%.64s' is not key=value", w);
+			return -EINVAL;
+		}
+		*eq++ = 0;
+		if (!strcmp(w, "format")) {
+			if (kt_format_parse(eq, &h->fmt)) {
+				snprintf(why, why_size, "format '%.32s' is not json, raw or text",
+					 eq);
+				return -EINVAL;
+			}
+		} else if (!strcmp(w, "mode")) {
+			if (!strcmp(eq, "stream")) {
+				h->snapshot_only = false;
+			} else if (!strcmp(eq, "snapshot")) {
+				h->snapshot_only = true;
+			} else {
+				snprintf(why, why_size, "mode '%.32s' is not stream or snapshot",
+					 eq);
+				return -EINVAL;
+			}
+		} else {
+			/* Strict: a misspelt key must not silently mean the default. */
+			snprintf(why, why_size, "unknown key '%.32s'", w);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+int kt_hello_format(const struct kt_hello *h, char *buf, size_t size)
+{
+	return snprintf(buf, size, "format=%s mode=%s\n", kt_format_name(h->fmt),
+			h->snapshot_only ? "snapshot" : "stream");
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The serve handshake (docs/serve.md): a client may send one line of
+ * space-separated key=value words, e.g. "format=raw mode=snapshot\n".
+ * Without one, it gets the defaults once it shuts down its sending side or
+ * after KT_HELLO_WAIT_MS.
+ */
+#ifndef KT_SERVE_PROTO_H
+#define KT_SERVE_PROTO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "encode.h"
+
+#define KT_HELLO_MAX	 256
+#define KT_HELLO_WAIT_MS 500
+
+struct kt_hello {
+	enum kt_format fmt; /* format=json (default) | raw | text */
+	bool snapshot_only; /* mode=stream (default) | snapshot: the table, then EOF */
+};
+
+void kt_hello_default(struct kt_hello *h);
+/* One line, without its newline: 0, or -EINVAL with why[] saying what. */
+int kt_hello_parse(const char *line, struct kt_hello *h, char *why, size_t why_size);
+/* The line a client sends for h (with its newline); returns its length. */
+int kt_hello_format(const struct kt_hello *h, char *buf, size_t size);
+
+#endif
