@@ -194,3 +194,39 @@ run_workload() {
 	# Trampoline images go away after an RCU-tasks grace period.
 	sleep 1
 }
+
+# The kernel's KSYMBOL / BPF_EVENT records of a perf.data file as
+# "K|B <hex of header and body>" (the record without its sample_id trailer),
+# from the raw dumps of `perf report -D`; synthesized records are skipped.
+perf_records_hex() { # file
+	perf report -D -i "$1" 2>/dev/null | awk '
+	/raw event: size/ { nhex = 0; next }
+	/^\. +[0-9a-f]+: / {
+		for (i = 3; i <= NF && i < 19; i++) if ($i ~ /^[0-9a-f][0-9a-f]$/) hex[nhex++] = $i
+		next
+	}
+	/PERF_RECORD_(KSYMBOL|BPF_EVENT)/ {
+		if ($2 == "0") next
+		s = ""
+		for (i = 0; i < nhex - 24; i++) s = s hex[i]
+		print (/KSYMBOL/ ? "K " : "B ") s
+	}'
+}
+
+# Every native record must be among ours byte for byte (header and body).  Where
+# the kernel reports a page for a smaller BPF image (6.12 trampolines), the len
+# field (bytes 16..19) is left out of the comparison on both sides.
+match_hex() { # native.hex ours.hex
+	awk '
+	function key(l,   t, name) {
+		if (substr(l, 1, 1) != "K") return l
+		# name starts at byte 24 (hex offset 2 + 48); len at bytes 16..19
+		name = substr(l, 51, 18)
+		if (name != "6270665f70726f675f") # not "bpf_prog_"
+			return substr(l, 1, 34) "________" substr(l, 43)
+		return l
+	}
+	FNR == NR { ours[key($0)]++; next }
+	{ k = key($0); if (ours[k] > 0) { ours[k]--; m++ } else { print "missing: " $0; bad++ } }
+	END { printf "# byte-identical %d, missing %d\n", m, bad; exit bad > 0 }' "$2" "$1"
+}

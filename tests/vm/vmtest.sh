@@ -141,7 +141,7 @@ set +e
 timeout --foreground -k 5 "$timeout" qemu-system-x86_64 \
 	-accel tcg,thread=multi -cpu max -m "$mem" -smp 2 \
 	-kernel "$kernel" -initrd "$work/initramfs.cpio" \
-	-append "console=ttyS0 quiet panic=-1 oops=panic loglevel=4" \
+	-append "console=ttyS0 quiet panic=-1 oops=panic loglevel=${KT_VM_LOGLEVEL:-5} softlockup_panic=1" \
 	-display none -monitor none -no-reboot \
 	-serial "file:$console" -serial "file:$results" </dev/null
 qrc=$?

@@ -4,6 +4,7 @@
  * prints what the kernel says of it in bpf_prog_info, holds until a file
  * exists (-w FILE) or for -t MS, then closes it.  Output, one line:
  *   id ID tag TAG addr ADDR len LEN name NAME
+ * -r N loads and closes it N times first (a burst), printing nothing for those.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -30,15 +31,16 @@ int main(int argc, char **argv)
 	struct bpf_prog_info info;
 	__u64 ksyms[1] = {};
 	__u32 lens[1] = {};
-	int fd, opt, hold_ms = 0, i;
+	int fd, opt, hold_ms = 0, i, rounds = 0;
 
-	while ((opt = getopt(argc, argv, "w:t:n:")) != -1) {
+	while ((opt = getopt(argc, argv, "w:t:n:r:")) != -1) {
 		switch (opt) {
 		case 'w': wait_file = optarg; break;
 		case 't': hold_ms = atoi(optarg); break;
 		case 'n': name = optarg; break;
+		case 'r': rounds = atoi(optarg); break;
 		default:
-			fprintf(stderr, "usage: ktprog [-n NAME] [-w FILE | -t MS]\n");
+			fprintf(stderr, "usage: ktprog [-n NAME] [-r N] [-w FILE | -t MS]\n");
 			return 2;
 		}
 	}
@@ -48,6 +50,14 @@ int main(int argc, char **argv)
 	attr.insn_cnt = 2;
 	attr.license = (unsigned long)"GPL";
 	snprintf(attr.prog_name, sizeof(attr.prog_name), "%s", name);
+	for (i = 0; i < rounds; i++) {
+		fd = sys_bpf(BPF_PROG_LOAD, &attr);
+		if (fd < 0) {
+			fprintf(stderr, "ktprog: BPF_PROG_LOAD: %s\n", strerror(errno));
+			return 1;
+		}
+		close(fd);
+	}
 	fd = sys_bpf(BPF_PROG_LOAD, &attr);
 	if (fd < 0) {
 		fprintf(stderr, "ktprog: BPF_PROG_LOAD: %s\n", strerror(errno));

@@ -8,11 +8,16 @@
 # and bpf_dispatcher_xdp are born once per boot.
 . /ksymtap/lib.sh
 
+# Two taps at once: JSON for the fields, raw for the bytes.
+kt_start ours.raw -f raw
+RAW_PID=$KT_PID
 kt_start ours.json -f json -v
 perf_start native.data
 run_workload
 perf_stop
 sleep 0.5
+kt_stop
+KT_PID=$RAW_PID
 kt_stop
 grep -E 'hook|ready' ours.json.err
 
@@ -60,3 +65,12 @@ fi
 # Unloads run by kernel workers carry the loader's identity.
 grep '"unregister":true' ours.json | grep '"source":"bpf_prog"' | grep -q '"identity":"loader"' ||
 	fail "program unloads are not attributed to their loader"
+
+# Byte for byte: each native record's header and body equal one of ours.
+ktrawdump <ours.raw >ours.hex || fail "ksymtap -f raw is not a clean record stream"
+perf_records_hex native.data >native.hex
+[ -s native.hex ] || fail "no native records in hex"
+# A record is at least header (8) + body (16) bytes: an empty dump must not match.
+awk 'length($2) < 48 || length($2) % 16 {bad = 1} END {exit bad}' native.hex ours.hex ||
+	fail "hex dumps too short: parsing broken"
+match_hex native.hex ours.hex || fail "raw records differ from the kernel's"
