@@ -15,6 +15,7 @@ static const char main_help[] =
 	"\n"
 	"Commands:\n"
 	"  stream     print records as they happen (the default command)\n"
+	"  snapshot   print what exists now and exit\n"
 	"\n"
 	"Run 'ksymtap COMMAND --help' for a command's options.\n";
 
@@ -25,6 +26,7 @@ struct cmd {
 
 static const struct cmd cmds[] = {
 	{ "stream", cmd_stream },
+	{ "snapshot", cmd_snapshot },
 };
 
 int main(int argc, char **argv)
