@@ -109,8 +109,7 @@ static long walk_one(__u32 i, void *data)
 	return 0;
 }
 
-static __always_inline int walk_list(struct walk *w, const void *head, __u32 kind,
-				     int unfinished)
+static __always_inline int walk_list(struct walk *w, const void *head, __u32 kind, int unfinished)
 {
 	struct list_head *h = (void *)head;
 

@@ -49,9 +49,9 @@ static int collect(void *ctx, struct kt_record *r)
 /* /proc/kallsyms order of the groups (kernel/kallsyms.c update_iter_mod()). */
 static int group(unsigned char source)
 {
-	return source == KT_SRC_BPF_PROG || source == KT_SRC_BPF_IMAGE ? 0 :
-	       source == KT_SRC_FTRACE					? 1 :
-										  2;
+	if (source == KT_SRC_BPF_PROG || source == KT_SRC_BPF_IMAGE)
+		return 0;
+	return source == KT_SRC_FTRACE ? 1 : 2;
 }
 
 static int by_group_addr(const void *a, const void *b)
@@ -67,7 +67,7 @@ static int by_group_addr(const void *a, const void *b)
 
 int kt_kallsyms_render(struct kt_symtab *t, char **buf, size_t *len)
 {
-	struct lines l = { 0 };
+	struct lines l = { .n = 0 };
 	size_t i, cap = 4096, used = 0;
 	char *out = NULL, *no;
 	int err, n;

@@ -45,13 +45,14 @@ static int emit_image(struct ctx *c, unsigned int source, __u64 addr, __u64 len,
  * symbol, at most a page (for ftrace: to the end of its page).  An upper bound,
  * exact for 6.1's BPF images.
  */
-static __u64 estimate_len(const struct ctx *c, unsigned int source, __u64 addr)
+__u64 kt_snapshot_estimate_len(const struct kt_dynsyms *ks, unsigned int source, __u64 addr,
+			       __u64 page)
 {
-	__u64 next = kt_dynsyms_next(c->ks, addr);
-	__u64 len = c->page;
+	__u64 next = kt_dynsyms_next(ks, addr);
+	__u64 len = page;
 
 	if (source == KT_SRC_FTRACE)
-		len = c->page - (addr & (c->page - 1));
+		len = page - (addr & (page - 1));
 	if (next && next - addr < len)
 		len = next - addr;
 	return len;
@@ -101,7 +102,9 @@ static int emit_images(struct ctx *c, unsigned int source, __u32 kind, bool walk
 		e = &c->ks->v[i];
 		if (e->source != source || (walked && walker_has(v, n, kind, e->addr, e->name)))
 			continue;
-		err = emit_image(c, source, e->addr, estimate_len(c, source, e->addr), e->name);
+		err =
+		    emit_image(c, source, e->addr,
+			       kt_snapshot_estimate_len(c->ks, source, e->addr, c->page), e->name);
 		if (err)
 			return err;
 		(*count)++;
@@ -115,7 +118,7 @@ int kt_snapshot(kt_emit_fn emit, void *ctx, struct kt_snapshot_stats *st, char *
 	struct kt_snap_image *imgs = NULL;
 	struct kt_prog_desc *progs = NULL;
 	struct kt_dynsyms ks;
-	struct ctx c = { .emit = emit, .ctx = ctx, .page = sysconf(_SC_PAGESIZE) };
+	struct ctx c = {.emit = emit, .ctx = ctx, .page = sysconf(_SC_PAGESIZE)};
 	size_t nimgs = 0, nprogs = 0, i;
 	int err, wflags = 0, n;
 
@@ -123,8 +126,9 @@ int kt_snapshot(kt_emit_fn emit, void *ctx, struct kt_snapshot_stats *st, char *
 	memset(&ks, 0, sizeof(ks));
 	err = kt_snapshot_walk(&imgs, &nimgs, &wflags);
 	if (err) {
-		kt_debug("snapshot: image walker did not run (%s): lengths of BPF images and ftrace trampolines are estimated from /proc/kallsyms",
-			 strerror(-err));
+		kt_debug(
+		    "snapshot: image walker did not run (%s): lengths of BPF images and ftrace trampolines are estimated from /proc/kallsyms",
+		    strerror(-err));
 		wflags = KT_SNAP_NO_BPF_LIST | KT_SNAP_NO_FTRACE_LIST;
 	}
 	st->walked_bpf = !(wflags & (KT_SNAP_NO_BPF_LIST | KT_SNAP_BPF_UNFINISHED));
@@ -146,8 +150,8 @@ int kt_snapshot(kt_emit_fn emit, void *ctx, struct kt_snapshot_stats *st, char *
 	if (err) {
 		kt_warn("snapshot: /proc/kallsyms: %s: program names are rebuilt; %s not listed",
 			strerror(-err),
-			st->walked_bpf ? "kprobe pages are" :
-					 "BPF images, ftrace trampolines and kprobe pages are");
+			st->walked_bpf ? "kprobe pages are"
+				       : "BPF images, ftrace trampolines and kprobe pages are");
 		err = 0;
 	} else {
 		c.ks = &ks;
@@ -165,8 +169,8 @@ int kt_snapshot(kt_emit_fn emit, void *ctx, struct kt_snapshot_stats *st, char *
 	err = emit_images(&c, KT_SRC_BPF_IMAGE, KT_SNAP_BPF_IMAGE, st->walked_bpf, imgs, nimgs,
 			  &st->images);
 	if (!err)
-		err = emit_images(&c, KT_SRC_FTRACE, KT_SNAP_FTRACE, st->walked_ftrace, imgs,
-				  nimgs, &st->ftrace);
+		err = emit_images(&c, KT_SRC_FTRACE, KT_SNAP_FTRACE, st->walked_ftrace, imgs, nimgs,
+				  &st->ftrace);
 	/* kallsyms is exact for these: kprobe_cache_get_kallsym() lists every
 	 * page, and the kernel reports them with len PAGE_SIZE. */
 	for (i = 0; !err && c.ks && i < ks.n; i++) {
@@ -177,10 +181,10 @@ int kt_snapshot(kt_emit_fn emit, void *ctx, struct kt_snapshot_stats *st, char *
 	}
 emit_failed:
 	if (!err)
-		kt_debug("snapshot: %u programs (%u images), %u BPF images (%s), %u ftrace trampolines (%s), %u kprobe pages",
-			 st->progs, st->prog_ksyms, st->images,
-			 st->walked_bpf ? "walked" : "kallsyms", st->ftrace,
-			 st->walked_ftrace ? "walked" : "kallsyms", st->kprobes);
+		kt_debug(
+		    "snapshot: %u programs (%u images), %u BPF images (%s), %u ftrace trampolines (%s), %u kprobe pages",
+		    st->progs, st->prog_ksyms, st->images, st->walked_bpf ? "walked" : "kallsyms",
+		    st->ftrace, st->walked_ftrace ? "walked" : "kallsyms", st->kprobes);
 out:
 	for (i = 0; i < nprogs; i++)
 		kt_prog_desc_free(&progs[i]);

@@ -18,11 +18,11 @@
 /* What one program's bpf_prog_info (+ BTF) says, enough for its records. */
 struct kt_prog_desc {
 	__u32 id;
-	__u8 tag[KT_TAG_SIZE]; /* the program's own tag (info.tag) */
-	char name[16];	       /* BPF_OBJ_NAME_LEN: aux->name */
-	__u32 nfuncs;	       /* nr_jited_ksyms: 1, or func_cnt with subprograms */
-	__u64 *addrs;	       /* jited_ksyms */
-	__u32 *lens;	       /* jited_func_lens */
+	__u8 tag[KT_TAG_SIZE];	   /* the program's own tag (info.tag) */
+	char name[16];		   /* BPF_OBJ_NAME_LEN: aux->name */
+	__u32 nfuncs;		   /* nr_jited_ksyms: 1, or func_cnt with subprograms */
+	__u64 *addrs;		   /* jited_ksyms */
+	__u32 *lens;		   /* jited_func_lens */
 	__u8 (*tags)[KT_TAG_SIZE]; /* prog_tags: func[i]'s tag */
 	char **func_names;	   /* BTF name of func_info[i], or NULL (no BTF) */
 };
@@ -54,6 +54,11 @@ int kt_snapshot_read_progs(struct kt_prog_desc **out, size_t *n);
  * *flags gets its KT_SNAP_* result bits.  -errno if it cannot run here. */
 struct kt_snap_image;
 int kt_snapshot_walk(struct kt_snap_image **out, size_t *n, int *flags);
+
+/* The length of an image kallsyms lists at addr, where nothing better is
+ * known: an upper bound (docs/snapshot.md). */
+__u64 kt_snapshot_estimate_len(const struct kt_dynsyms *ks, unsigned int source, __u64 addr,
+			       __u64 page);
 
 struct kt_snapshot_stats {
 	unsigned int progs, prog_ksyms, images, ftrace, kprobes;
