@@ -148,13 +148,34 @@ int kt_common_opt(struct kt_common *c, int opt, const char *arg)
 	return 0;
 }
 
-int kt_emit_snapshot(struct kt_pipeline *p)
+struct adopt_ctx {
+	struct kt_pipeline *p;
+	struct kt_backend *b;
+};
+
+static int emit_and_adopt(void *ctx, struct kt_record *r)
 {
+	struct adopt_ctx *a = ctx;
+	int err;
+
+	err = a->b->ops->adopt(a->b, r);
+	if (err)
+		kt_warn("snapshot: %s at %llx: the backend will not see it go: %s", r->name,
+			(unsigned long long)r->addr, strerror(-err));
+	return kt_pipeline_emit(a->p, r);
+}
+
+int kt_emit_snapshot(struct kt_pipeline *p, struct kt_backend *b)
+{
+	struct adopt_ctx a = { .p = p, .b = b };
 	struct kt_snapshot_stats st;
 	char why[256] = "";
 	int err;
 
-	err = kt_snapshot(kt_pipeline_emit, p, &st, why, sizeof(why));
+	if (b && b->ops->adopt)
+		err = kt_snapshot(emit_and_adopt, &a, &st, why, sizeof(why));
+	else
+		err = kt_snapshot(kt_pipeline_emit, p, &st, why, sizeof(why));
 	if (err && why[0])
 		kt_err("snapshot: %s", why);
 	return err;
@@ -178,7 +199,9 @@ int kt_live_start(struct kt_common *c, struct kt_pipeline *p, struct kt_backend 
 	 * in flight in the backend and whatever both see is deduplicated by
 	 * the table (docs/snapshot.md). */
 	if (!c->no_snapshot) {
-		err = kt_emit_snapshot(p);
+		err = kt_emit_snapshot(p, b);
+		if (err == -EPERM)
+			kt_info("--no-snapshot starts without it");
 		if (err)
 			return err;
 	}

@@ -80,10 +80,11 @@ int kt_run(struct kt_backend *b, double duration, int (*tick)(void *ctx), void *
 /*
  * Enumerate what exists (user/snapshot.c) into the pipeline: the records are
  * marked snapshot and the symbol table learns them, so that live registers of
- * the same symbols are dropped.  Prints an enumeration error; a sink's error
- * (-errno from kt_pipeline_emit) is returned for the caller to report.
+ * the same symbols are dropped; and the backend (b, may be NULL) adopts them,
+ * so that it recognizes their deaths.  Prints an enumeration error; a sink's
+ * error (-errno from kt_pipeline_emit) is returned for the caller to report.
  */
-int kt_emit_snapshot(struct kt_pipeline *p);
+int kt_emit_snapshot(struct kt_pipeline *p, struct kt_backend *b);
 
 /*
  * What a live command does between opening the backend and running: add the

@@ -76,7 +76,7 @@ int cmd_snapshot(int argc, char **argv)
 		return KT_EXIT_FAIL;
 	}
 	signal(SIGPIPE, SIG_IGN);
-	err = kt_emit_snapshot(&p);
+	err = kt_emit_snapshot(&p, NULL);
 	if (!err)
 		err = kt_pipeline_flush(&p);
 	if (err && out.out.err)

@@ -141,7 +141,7 @@ int kt_snapshot(kt_emit_fn emit, void *ctx, struct kt_snapshot_stats *st, char *
 	err = kt_snapshot_read_progs(&progs, &nprogs);
 	if (err) {
 		snprintf(why, why_size, "enumerating BPF programs: %s%s", strerror(-err),
-			 err == -EPERM ? " (needs CAP_SYS_ADMIN: run as root)" : "");
+			 err == -EPERM ? " (needs CAP_SYS_ADMIN)" : "");
 		goto out;
 	}
 	/* Tests point this at /dev/null to check the built names against the
