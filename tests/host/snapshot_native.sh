@@ -69,6 +69,19 @@ else
 	echo "# /proc/kallsyms changed during the snapshot (other loaders): set check skipped"
 fi
 
+# stream (native backend, which works here): the snapshot comes first and the
+# --kallsyms file holds it; --no-snapshot leaves it out.
+if "$KT" stream -b native -d 0.3 -f json --kallsyms "$T/kf2" >"$T/stream.json" 2>"$T/stream.err"; then
+	grep -q "\"snapshot\":true.*\"type\":1,.*\"id\":$id," "$T/stream.json" ||
+		fail "stream: program $id not in the snapshot"
+	grep -q "_kt_sub_two"$'\t\\[bpf\\]$' "$T/kf2" || fail "stream --kallsyms: kt_sub_two missing"
+	"$KT" stream -b native -d 0.3 -f json --no-snapshot >"$T/nosnap.json" 2>>"$T/stream.err" ||
+		fail "stream --no-snapshot: $(cat "$T/stream.err")"
+	grep -q '"snapshot":true' "$T/nosnap.json" && fail "--no-snapshot still printed a snapshot"
+else
+	echo "# native backend unavailable: $(tail -n 1 "$T/stream.err")"
+fi
+
 if command -v perf >/dev/null; then
 	perf record -q -e dummy -o "$T/p.data" -- true >/dev/null 2>&1 &&
 		{ perf report -i "$T/p.data" --kallsyms "$T/kf" --stdio >/dev/null 2>"$T/perf.err" ||
