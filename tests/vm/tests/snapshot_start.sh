@@ -23,8 +23,8 @@ touch stop
 wait $LOOP
 sleep 1 # ksymtap polls every 100 ms: let it take the last unloads
 
-# bpftool's own helper programs come and go while it lists: let ksymtap see
-# them go before its output is read.
+# Programs first, then a pause, so that anything the listing itself makes and
+# removes has reached ksymtap's output before it is read.
 bpftool_progs >kernel.txt
 sleep 1
 kallsyms_dyn | sed 's/^/S /' >>kernel.txt
