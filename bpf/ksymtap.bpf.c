@@ -61,23 +61,11 @@ struct {
  * by the kernel object: the bpf_prog_aux for programs, the bpf_ksym for images,
  * the text address for ftrace trampolines and kprobe pages.
  */
-struct owner {
-	u64 cgroup_id;
-	u32 pid;
-	u32 tid;
-	u32 prog_id;
-	u32 len;
-	u8 source;
-	u8 pad[3];
-	char comm[KT_COMM_LEN];
-	char name[24]; /* OOL names: ftrace_trampoline, kprobe_(opt)insn_page */
-};
-
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 65536);
 	__type(key, u64);
-	__type(value, struct owner);
+	__type(value, struct kt_owner);
 } owners SEC(".maps");
 
 /* A kprobe page allocated by this thread, waiting for __get_insn_slot() to
@@ -166,10 +154,11 @@ static __always_inline void ev_name(struct kt_event *e, const void *src)
 		e->name[0] = 0;
 }
 
-/* Replace the current task's identity with the owner's (unload paths). */
-static __always_inline void ev_owner(struct kt_event *e, const struct owner *o)
+/* Replace the current task's identity with the owner's (unload paths).  The
+ * loader's snapshot seeds owners without a task (pid 0): keep the current one. */
+static __always_inline void ev_owner(struct kt_event *e, const struct kt_owner *o)
 {
-	if (!o)
+	if (!o || !o->pid)
 		return;
 	e->pid = o->pid;
 	e->tid = o->tid;
@@ -199,7 +188,7 @@ static __always_inline void ev_submit(struct ev *v)
 static __always_inline void owner_save(u64 key, u8 source, u32 prog_id, u32 len,
 				       const char *name)
 {
-	struct owner o = {};
+	struct kt_owner o = {};
 	u64 id = bpf_get_current_pid_tgid();
 
 	o.pid = id >> 32;
@@ -226,7 +215,7 @@ static __always_inline bool ksym_listed(struct bpf_ksym *k)
 
 struct prog_ctx {
 	struct bpf_prog **func;
-	const struct owner *owner;
+	const struct kt_owner *owner;
 	u32 first;
 	u16 flags;
 	u8 hook;
@@ -272,7 +261,7 @@ static long emit_subprog(u32 i, void *data)
  * func[0]'s list node tells which kernel this is.  Then the BPF_EVENT.
  */
 static __always_inline void emit_prog(struct bpf_prog *prog, u16 bpf_type, u32 prog_id,
-				      const struct owner *o, u8 hook)
+				      const struct kt_owner *o, u8 hook)
 {
 	struct bpf_prog_aux *aux = BPF_CORE_READ(prog, aux), *aux0;
 	u64 func_cnt = BPF_CORE_READ(aux, func_cnt);
@@ -328,7 +317,7 @@ static __always_inline void prog_unload(struct bpf_prog *fp, u8 hook)
 {
 	struct bpf_prog_aux *aux = BPF_CORE_READ(fp, aux);
 	u64 key = (u64)aux;
-	struct owner *o;
+	struct kt_owner *o;
 	u8 one = 1;
 	u32 id;
 
@@ -387,7 +376,7 @@ int BPF_PROG(prog_del, struct bpf_prog *fp)
 
 /* ---- trampolines, dispatchers, struct_ops: every non-program bpf_ksym ------ */
 
-static __always_inline void emit_image(struct bpf_ksym *ksym, u16 flags, const struct owner *o,
+static __always_inline void emit_image(struct bpf_ksym *ksym, u16 flags, const struct kt_owner *o,
 				       u8 hook)
 {
 	unsigned long start, end;
@@ -427,7 +416,7 @@ int BPF_PROG(ksym_del, struct bpf_ksym *ksym)
 	u64 key = (u64)ksym;
 	struct bpf_prog_aux *aux;
 	struct bpf_prog *prog;
-	struct owner *o;
+	struct kt_owner *o;
 
 	/* Never added (func[0] since 0108a4e9f358): the kernel returns too. */
 	if (!ksym_listed(ksym))
@@ -457,7 +446,7 @@ int BPF_PROG(ksym_del, struct bpf_ksym *ksym)
  * 6.10+: execmem_alloc(EXECMEM_FTRACE, size) (commit 12af2b83d0b1).
  */
 static __always_inline void emit_ool(u64 addr, u32 len, u16 flags, const char *name,
-				     u8 source, u8 hook, const struct owner *o)
+				     u8 source, u8 hook, const struct kt_owner *o)
 {
 	struct ev v;
 
@@ -482,7 +471,7 @@ static __always_inline void ftrace_born(u64 addr, u32 size, u8 hook)
 
 static __always_inline void text_freed(u64 addr, u8 hook)
 {
-	struct owner *o = bpf_map_lookup_elem(&owners, &addr);
+	struct kt_owner *o = bpf_map_lookup_elem(&owners, &addr);
 
 	if (!o)
 		return;

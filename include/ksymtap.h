@@ -85,6 +85,25 @@ struct kt_event {
 
 #define KT_EVENT_HDR_SIZE ((unsigned long)&((struct kt_event *)0)->name)
 
+/*
+ * Who made a symbol (bpf/ksymtap.bpf.c's owners map, keyed by the kernel
+ * object).  Here so that the loader can seed it with the ftrace trampolines
+ * and kprobe pages its start-up snapshot found: their frees are recognized only
+ * by address, so without an entry the death of one born before the hooks
+ * would go unreported.  Seeded entries have pid 0 (no task known).
+ */
+struct kt_owner {
+	__u64 cgroup_id;
+	__u32 pid;
+	__u32 tid;
+	__u32 prog_id;
+	__u32 len;
+	__u8 source;
+	__u8 pad[3];
+	char comm[KT_COMM_LEN];
+	char name[24]; /* OOL names: ftrace_trampoline, kprobe_(opt)insn_page */
+};
+
 /* Caller ranges the loader resolves from /proc/kallsyms for 6.1's module_alloc(),
  * which serves ftrace trampolines, kprobe pages and everything else alike. */
 struct kt_range {

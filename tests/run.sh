@@ -66,20 +66,31 @@ if [ -n "$unit" ]; then
 	done
 fi
 
-for v in "${vms[@]}"; do
-	echo "== VM tests: $v"
-	cf=$(mktemp)
+# The kernels boot side by side (each guest runs single-threaded TCG, one
+# host core); their reports are printed one after the other.
+declare -a vout vcnt vrc vpid
+for i in "${!vms[@]}"; do
+	vout[$i]=$(mktemp)
+	vcnt[$i]=$(mktemp)
 	# shellcheck disable=SC2086
-	"$top/tests/vm/vmtest.sh" $v --counts "$cf" ${only:+--only "$only"}
+	"$top/tests/vm/vmtest.sh" ${vms[$i]} --counts "${vcnt[$i]}" ${only:+--only "$only"} \
+		>"${vout[$i]}" 2>&1 &
+	vpid[$i]=$!
+	[ -n "${KT_VM_SERIAL:-}" ] && wait "${vpid[$i]}"
+done
+for i in "${!vms[@]}"; do
+	wait "${vpid[$i]}"
 	rc=$?
-	if [ -s "$cf" ]; then
-		read -r p f s <"$cf"
+	echo "== VM tests: ${vms[$i]}"
+	cat "${vout[$i]}"
+	if [ -s "${vcnt[$i]}" ]; then
+		read -r p f s <"${vcnt[$i]}"
 		count "$p" "$f" "$s"
 	elif [ $rc -ne 0 ]; then
-		echo "  vmtest could not run: $v"
+		echo "  vmtest could not run: ${vms[$i]}"
 		count 0 1 0
 	fi
-	rm -f "$cf"
+	rm -f "${vout[$i]}" "${vcnt[$i]}"
 done
 
 echo "$pass passed, $fail failed, $skip skipped"

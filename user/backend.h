@@ -41,6 +41,9 @@ struct kt_backend_ops {
 	void (*describe)(struct kt_backend *b, char *buf, size_t size);
 	/* Attached hooks, one bit per enum kt_hook (metrics); NULL: no hooks. */
 	unsigned long (*hooks)(struct kt_backend *b);
+	/* A symbol the start-up snapshot found (KT_RF_SNAPSHOT), so that the
+	 * backend can recognize its death; NULL if it needs nothing. */
+	int (*adopt)(struct kt_backend *b, const struct kt_record *r);
 	/* Records the backend itself lost (ring overflow), so far. */
 	unsigned long long (*dropped)(struct kt_backend *b);
 	void (*close)(struct kt_backend *b);

@@ -279,6 +279,28 @@ static void bpf_describe(struct kt_backend *kb, char *buf, size_t size)
 		memmove(buf, buf + 1, strlen(buf));
 }
 
+/* ftrace trampolines and kprobe pages die at module_memfree()/execmem_free(),
+ * which the BPF side recognizes only by an owners entry made at birth. */
+static int bpf_adopt(struct kt_backend *kb, const struct kt_record *r)
+{
+	struct bpf_backend *b = (struct bpf_backend *)kb;
+	struct kt_owner o;
+	__u64 key = r->addr;
+
+	if (r->type != KT_RECORD_KSYMBOL ||
+	    (r->source != KT_SRC_FTRACE && r->source != KT_SRC_KPROBE))
+		return 0;
+	memset(&o, 0, sizeof(o));
+	o.source = r->source;
+	o.len = r->len;
+	memcpy(o.name, r->name, strnlen(r->name, sizeof(o.name) - 1));
+	/* A birth the hooks saw already has its entry, with its task. */
+	if (bpf_map_update_elem(bpf_map__fd(b->skel->maps.owners), &key, &o, BPF_NOEXIST) &&
+	    errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
 static void bpf_close(struct kt_backend *kb)
 {
 	struct bpf_backend *b = (struct bpf_backend *)kb;
@@ -320,7 +342,7 @@ static int bpf_open(struct kt_backend **out, const struct kt_backend_opts *o, kt
 {
 	struct bpf_backend *b;
 	struct btf *vmlinux;
-	int err, h, attached = 0;
+	int err, h, i, attached = 0;
 
 	libbpf_set_print(libbpf_print);
 	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
@@ -357,8 +379,12 @@ static int bpf_open(struct kt_backend **out, const struct kt_backend_opts *o, kt
 		explain(err, why, why_size);
 		goto fail;
 	}
-	for (h = 0; h < KT_HOOK_MAX; h++) {
-		if (!b->want[h])
+	/* Deaths before births: a symbol whose birth is seen then has its death
+	 * seen too.  The other way round, one born between the two attaches and
+	 * gone before the second would stay in the table for good. */
+	for (i = 0; i < 2 * KT_HOOK_MAX; i++) {
+		h = i % KT_HOOK_MAX;
+		if (!b->want[h] || kt_hooks[h].birth != (i >= KT_HOOK_MAX))
 			continue;
 		b->links[h] = bpf_program__attach(hook_prog(b->skel, h));
 		if (!b->links[h]) {
@@ -397,6 +423,7 @@ const struct kt_backend_ops kt_bpf_backend = {
 	.poll = bpf_poll,
 	.describe = bpf_describe,
 	.hooks = bpf_hooks,
+	.adopt = bpf_adopt,
 	.dropped = bpf_dropped,
 	.close = bpf_close,
 };

@@ -8,6 +8,7 @@
 #include "clock.h"
 #include "hooks.h"
 #include "log.h"
+#include "snapshot.h"
 
 volatile sig_atomic_t kt_stop;
 
@@ -28,6 +29,13 @@ const char kt_common_help[] =
 	"                       name, see -v); repeatable\n"
 	"  -v, --verbose        every hook and why any is off; libbpf's messages\n"
 	"  -h, --help           this text\n";
+
+const char kt_live_help[] =
+	"      --no-snapshot    do not list what exists at start-up; only what is\n"
+	"                       registered and unregistered from then on\n"
+	"      --kallsyms FILE  keep FILE as a kallsyms-format list of the live\n"
+	"                       dynamic symbols (perf report --kallsyms FILE),\n"
+	"                       replaced atomically on every change\n";
 
 void kt_common_init(struct kt_common *c)
 {
@@ -123,10 +131,91 @@ int kt_common_opt(struct kt_common *c, int opt, const char *arg)
 		}
 		c->bo.disabled |= 1UL << h;
 		return 1;
+	case OPT_NO_SNAPSHOT:
+		c->no_snapshot = true;
+		return 1;
+	case OPT_KALLSYMS:
+		if (!arg[0]) {
+			kt_err("--kallsyms: empty file name");
+			return -1;
+		}
+		c->kallsyms = arg;
+		return 1;
 	case 'v':
 		kt_verbose++;
 		return 1;
 	}
+	return 0;
+}
+
+struct adopt_ctx {
+	struct kt_pipeline *p;
+	struct kt_backend *b;
+};
+
+static int emit_and_adopt(void *ctx, struct kt_record *r)
+{
+	struct adopt_ctx *a = ctx;
+	int err;
+
+	err = a->b->ops->adopt(a->b, r);
+	if (err)
+		kt_warn("snapshot: %s at %llx: the backend will not see it go: %s", r->name,
+			(unsigned long long)r->addr, strerror(-err));
+	return kt_pipeline_emit(a->p, r);
+}
+
+int kt_emit_snapshot(struct kt_pipeline *p, struct kt_backend *b)
+{
+	struct adopt_ctx a = { .p = p, .b = b };
+	struct kt_snapshot_stats st;
+	char why[256] = "";
+	int err;
+
+	if (b && b->ops->adopt)
+		err = kt_snapshot(emit_and_adopt, &a, &st, why, sizeof(why));
+	else
+		err = kt_snapshot(kt_pipeline_emit, p, &st, why, sizeof(why));
+	if (err && why[0])
+		kt_err("snapshot: %s", why);
+	return err;
+}
+
+int kt_live_start(struct kt_common *c, struct kt_pipeline *p, struct kt_backend *b,
+		  struct kt_kallsyms_file *kf)
+{
+	return kt_live_start_ready(c, p, b, kf, "");
+}
+
+int kt_live_start_ready(struct kt_common *c, struct kt_pipeline *p, struct kt_backend *b,
+			struct kt_kallsyms_file *kf, const char *ready_extra)
+{
+	char sources[128];
+	int err;
+
+	if (c->kallsyms) {
+		kt_kallsyms_file_init(kf, c->kallsyms, p->tab);
+		err = kt_pipeline_add_sink(p, &kf->sink);
+		if (err) {
+			kt_err("--kallsyms: %s", strerror(-err));
+			return err;
+		}
+	}
+	/* After the hooks are live, so that whatever the enumeration misses is
+	 * in flight in the backend and whatever both see is deduplicated by
+	 * the table (docs/snapshot.md). */
+	if (!c->no_snapshot) {
+		err = kt_emit_snapshot(p, b);
+		if (err == -EPERM)
+			kt_info("--no-snapshot starts without it");
+		if (err)
+			return err;
+	}
+	err = kt_pipeline_flush(p);
+	if (err)
+		return err;
+	b->ops->describe(b, sources, sizeof(sources));
+	kt_info("ready: backend %s; sources: %s%s", b->ops->name, sources, ready_extra);
 	return 0;
 }
 

@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include "backend.h"
 #include "encode.h"
+#include "kallsyms_file.h"
+#include "pipeline.h"
 
 /* Exit statuses: 0 ok, 1 runtime failure (or differences for compare), 2 usage. */
 #define KT_EXIT_OK 0
@@ -18,6 +20,8 @@ struct kt_common {
 	struct kt_backend_opts bo;
 	enum kt_format fmt;
 	double duration; /* seconds; 0 = until SIGINT/SIGTERM */
+	bool no_snapshot;     /* --no-snapshot */
+	const char *kallsyms; /* --kallsyms FILE */
 };
 
 /* getopt_long codes for the long-only shared options. */
@@ -47,12 +51,18 @@ enum {
 
 #define KT_COMMON_SHORTOPTS "b:f:d:vh"
 
+/* The options of the commands that run until stopped (stream, record, serve). */
+#define KT_LIVE_LONGOPTS                                                            \
+	{ "no-snapshot", no_argument, NULL, OPT_NO_SNAPSHOT },                      \
+	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS }
+
 void kt_common_init(struct kt_common *c);
 /* Handle one shared option: 1 if handled, 0 if not ours, -1 on a bad value
  * (after printing a one-line error). */
 int kt_common_opt(struct kt_common *c, int opt, const char *arg);
 /* Help text of the shared options. */
 extern const char kt_common_help[];
+extern const char kt_live_help[];
 
 /* Parse "4M", "512K", "65536"; -EINVAL on garbage. */
 int kt_parse_size(const char *s, unsigned long long *out);
@@ -67,6 +77,27 @@ void kt_install_signals(void);
  */
 int kt_run(struct kt_backend *b, double duration, int (*tick)(void *ctx), void *ctx,
 	   volatile int *done);
+
+/*
+ * Enumerate what exists (user/snapshot.c) into the pipeline: the records are
+ * marked snapshot and the symbol table learns them, so that live registers of
+ * the same symbols are dropped; and the backend (b, may be NULL) adopts them,
+ * so that it recognizes their deaths.  Prints an enumeration error; a sink's
+ * error (-errno from kt_pipeline_emit) is returned for the caller to report.
+ */
+int kt_emit_snapshot(struct kt_pipeline *p, struct kt_backend *b);
+
+/*
+ * What a live command does between opening the backend and running: add the
+ * --kallsyms sink (kf), emit the snapshot unless --no-snapshot, flush every
+ * sink, then print the 'ksymtap: ready' line.  Errors as kt_emit_snapshot();
+ * the kallsyms file reports its own.
+ */
+int kt_live_start(struct kt_common *c, struct kt_pipeline *p, struct kt_backend *b,
+		  struct kt_kallsyms_file *kf);
+/* The same, with ready_extra appended to the ready line. */
+int kt_live_start_ready(struct kt_common *c, struct kt_pipeline *p, struct kt_backend *b,
+			struct kt_kallsyms_file *kf, const char *ready_extra);
 
 int cmd_stream(int argc, char **argv);
 int cmd_snapshot(int argc, char **argv);

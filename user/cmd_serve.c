@@ -265,6 +265,7 @@ int cmd_serve(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		KT_COMMON_LONGOPTS,
+		KT_LIVE_LONGOPTS,
 		{ "socket", required_argument, NULL, 's' },
 		{ "socket-mode", required_argument, NULL, OPT_SOCKET_MODE },
 		{ "socket-group", required_argument, NULL, OPT_SOCKET_GROUP },
@@ -284,8 +285,9 @@ int cmd_serve(int argc, char **argv)
 	struct kt_backend *b = NULL;
 	struct kt_common c;
 	struct kt_pipeline p;
+	struct kt_kallsyms_file kf = { .err = 0 };
 	sigset_t block, waitmask;
-	char sources[128];
+	char extra[300];
 	int opt, r, err, epfd = -1, ret = KT_EXIT_FAIL;
 
 	kt_common_init(&c);
@@ -302,7 +304,7 @@ int cmd_serve(int argc, char **argv)
 		if (r)
 			continue;
 		if (opt == 'h') {
-			printf("%s%s%s", serve_help, kt_common_help, serve_examples);
+			printf("%s%s%s%s", serve_help, kt_common_help, kt_live_help, serve_examples);
 			return KT_EXIT_OK;
 		}
 		fprintf(stderr, "Try 'ksymtap serve --help'.\n");
@@ -350,8 +352,11 @@ int cmd_serve(int argc, char **argv)
 		kt_err("epoll_ctl: %s", strerror(errno));
 		goto out;
 	}
-	b->ops->describe(b, sources, sizeof(sources));
-	kt_info("ready: backend %s; sources: %s; serving %s", b->ops->name, sources, cfg.so.path);
+	/* The snapshot goes into the table before any client can connect, so
+	 * every client's first walk includes it. */
+	snprintf(extra, sizeof(extra), "; serving %s", cfg.so.path);
+	if (kt_live_start_ready(&c, &p, b, &kf, extra))
+		goto out;
 	err = serve_loop(&cfg, &c, b, &p, s, epfd, &waitmask);
 	if (err)
 		kt_err("serve: %s", strerror(-err));

@@ -20,8 +20,10 @@ static const char stream_help[] =
 	"ksymtap's own BPF programs, so they exist without a perf listener.\n"
 	"\n"
 	"Data goes to stdout, diagnostics to stderr.  Once every hook is attached,\n"
-	"stderr gets one line starting with 'ksymtap: ready'.  SIGINT or SIGTERM\n"
-	"drain what the kernel already produced, flush, and exit 0.\n"
+	"what already exists is listed first (the snapshot, marked like perf's\n"
+	"synthesized records), then stderr gets one line starting with\n"
+	"'ksymtap: ready'.  SIGINT or SIGTERM drain what the kernel already\n"
+	"produced, flush, and exit 0.\n"
 	"\n"
 	"Options:\n";
 
@@ -31,16 +33,20 @@ static const char stream_examples[] =
 	"  ksymtap                          perf script style lines until ^C\n"
 	"  ksymtap -f json | jq .name       JSON lines\n"
 	"  ksymtap -f raw > ksym.bin        binary perf records\n"
-	"  ksymtap -v -d 10                 10 seconds, listing every hook\n";
+	"  ksymtap -v -d 10                 10 seconds, listing every hook\n"
+	"  ksymtap --no-snapshot            only what happens from now on\n"
+	"  ksymtap --kallsyms /run/ksyms > /dev/null\n"
+	"                                   keep /run/ksyms for perf report --kallsyms\n";
 
 int cmd_stream(int argc, char **argv)
 {
-	static const struct option longopts[] = { KT_COMMON_LONGOPTS, { NULL, 0, NULL, 0 } };
+	static const struct option longopts[] = { KT_COMMON_LONGOPTS, KT_LIVE_LONGOPTS,
+						  { NULL, 0, NULL, 0 } };
 	struct kt_common c;
 	struct kt_pipeline p;
 	struct kt_output_sink out;
+	struct kt_kallsyms_file kf = { .err = 0 };
 	struct kt_backend *b = NULL;
-	char sources[128];
 	int opt, err, r;
 
 	kt_common_init(&c);
@@ -51,7 +57,8 @@ int cmd_stream(int argc, char **argv)
 		if (r)
 			continue;
 		if (opt == 'h') {
-			printf("%s%s%s", stream_help, kt_common_help, stream_examples);
+			printf("%s%s%s%s", stream_help, kt_common_help, kt_live_help,
+			       stream_examples);
 			return KT_EXIT_OK;
 		}
 		fprintf(stderr, "Try 'ksymtap stream --help'.\n");
@@ -73,14 +80,22 @@ int cmd_stream(int argc, char **argv)
 		kt_pipeline_fini(&p);
 		return KT_EXIT_FAIL;
 	}
-	b->ops->describe(b, sources, sizeof(sources));
-	kt_info("ready: backend %s; sources: %s", b->ops->name, sources);
+	err = kt_live_start(&c, &p, b, &kf);
+	if (err) {
+		/* Only a write error of stdout is not reported yet. */
+		if (out.out.err)
+			kt_err("writing to %s: %s", out.out.what, strerror(-out.out.err));
+		goto out;
+	}
 
 	err = kt_run(b, c.duration, kt_pipeline_tick, &p, NULL);
 	if (!err)
 		err = kt_pipeline_flush(&p);
-	if (err)
-		kt_err("writing to %s: %s", out.out.what, strerror(-err));
+	if (err && out.out.err)
+		kt_err("writing to %s: %s", out.out.what, strerror(-out.out.err));
+	else if (err && !kf.err)
+		kt_err("reading records: %s", strerror(-err));
+out:
 	b->ops->close(b);
 	kt_output_fini(&out.out);
 	kt_pipeline_fini(&p);

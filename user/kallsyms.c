@@ -2,8 +2,10 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "kallsyms.h"
+#include "record.h"
 
 #define KT_MAX_RANGES 8
 
@@ -58,4 +60,187 @@ int kt_kallsyms_func_ranges(const char *path, const char *const *names, int n,
 		if (ranges[i].start)
 			ranges[i].end = next[i] == ~0ULL ? ranges[i].start + 1 : next[i];
 	return found;
+}
+
+const char *kt_kallsyms_module(unsigned int source)
+{
+	switch (source) {
+	case KT_SRC_BPF_PROG:
+	case KT_SRC_BPF_IMAGE:
+		return KT_KMOD_BPF;
+	case KT_SRC_FTRACE:
+		return KT_KMOD_FTRACE;
+	case KT_SRC_KPROBE:
+		return KT_KMOD_KPROBES;
+	default:
+		return NULL;
+	}
+}
+
+int kt_kallsyms_parse_dynamic(const char *line, __u64 *addr, char *name, size_t size)
+{
+	const char *p, *tab, *mod, *end;
+	unsigned long long a;
+	size_t len, mlen;
+	char *e;
+	int src;
+
+	errno = 0;
+	a = strtoull(line, &e, 16);
+	if (errno || e == line || e[0] != ' ' || !e[1] || e[2] != ' ')
+		return 0;
+	p = e + 3;
+	tab = strchr(p, '\t');
+	if (!tab || tab[1] != '[')
+		return 0;
+	mod = tab + 2;
+	end = strchr(mod, ']');
+	if (!end)
+		return 0;
+	mlen = end - mod;
+	if (mlen == strlen(KT_KMOD_BPF) && !strncmp(mod, KT_KMOD_BPF, mlen))
+		src = KT_SRC_BPF_IMAGE;
+	else if (mlen == strlen(KT_KMOD_FTRACE) && !strncmp(mod, KT_KMOD_FTRACE, mlen))
+		src = KT_SRC_FTRACE;
+	else if (mlen == strlen(KT_KMOD_KPROBES) && !strncmp(mod, KT_KMOD_KPROBES, mlen))
+		src = KT_SRC_KPROBE;
+	else
+		return 0;
+	len = tab - p;
+	if (len + 1 > size)
+		return -ENAMETOOLONG;
+	memcpy(name, p, len);
+	name[len] = 0;
+	if (src == KT_SRC_BPF_IMAGE)
+		src = kt_classify(KT_KSYM_TYPE_BPF, name);
+	*addr = a;
+	return src;
+}
+
+int kt_kallsyms_format(char *buf, size_t size, __u64 addr, const char *name, unsigned int source)
+{
+	const char *mod = kt_kallsyms_module(source);
+	int n;
+
+	if (!mod)
+		return -EINVAL;
+	/* %px is 16 hex digits on 64-bit kernels; these entries are never
+	 * exported, so s_show() prints the type in lower case. */
+	n = snprintf(buf, size, "%016llx t %s\t[%s]\n", (unsigned long long)addr, name, mod);
+	if (n < 0)
+		return -EINVAL;
+	return (size_t)n >= size ? -ENOSPC : n;
+}
+
+static int by_addr(const void *a, const void *b)
+{
+	const struct kt_dynsym *x = *(struct kt_dynsym *const *)a, *y = *(struct kt_dynsym *const *)b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+void kt_dynsyms_free(struct kt_dynsyms *d)
+{
+	size_t i;
+
+	for (i = 0; d->v && i < d->n; i++)
+		free(d->v[i].name);
+	free(d->v);
+	free(d->by_addr);
+	memset(d, 0, sizeof(*d));
+}
+
+int kt_dynsyms_read(const char *path, struct kt_dynsyms *d)
+{
+	char line[KT_NAME_MAX + 128], name[KT_NAME_MAX];
+	bool nonzero = false;
+	size_t cap = 0, i;
+	int src, err = 0;
+	__u64 addr;
+	FILE *f;
+
+	memset(d, 0, sizeof(*d));
+	f = fopen(path ? path : "/proc/kallsyms", "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		src = kt_kallsyms_parse_dynamic(line, &addr, name, sizeof(name));
+		if (src <= 0)
+			continue;
+		if (d->n == cap) {
+			struct kt_dynsym *nv;
+
+			cap = cap ? cap * 2 : 64;
+			nv = realloc(d->v, cap * sizeof(*nv));
+			if (!nv) {
+				err = -ENOMEM;
+				break;
+			}
+			d->v = nv;
+		}
+		d->v[d->n].addr = addr;
+		d->v[d->n].source = src;
+		d->v[d->n].name = strdup(name);
+		if (!d->v[d->n].name) {
+			err = -ENOMEM;
+			break;
+		}
+		nonzero |= addr != 0;
+		d->n++;
+	}
+	if (!err && ferror(f))
+		err = -EIO;
+	fclose(f);
+	if (!err && d->n && !nonzero)
+		err = -EACCES;
+	if (!err && d->n) {
+		d->by_addr = malloc(d->n * sizeof(*d->by_addr));
+		if (!d->by_addr)
+			err = -ENOMEM;
+	}
+	if (err) {
+		kt_dynsyms_free(d);
+		return err;
+	}
+	for (i = 0; i < d->n; i++)
+		d->by_addr[i] = &d->v[i];
+	if (d->n)
+		qsort(d->by_addr, d->n, sizeof(*d->by_addr), by_addr);
+	return 0;
+}
+
+/* Index of the first entry at or above addr. */
+static size_t lower_bound(const struct kt_dynsyms *d, __u64 addr)
+{
+	size_t lo = 0, hi = d->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (d->by_addr[mid]->addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+const struct kt_dynsym *kt_dynsyms_find(const struct kt_dynsyms *d, __u64 addr,
+					unsigned int source)
+{
+	size_t i;
+
+	for (i = lower_bound(d, addr); i < d->n && d->by_addr[i]->addr == addr; i++)
+		if (d->by_addr[i]->source == source)
+			return d->by_addr[i];
+	return NULL;
+}
+
+__u64 kt_dynsyms_next(const struct kt_dynsyms *d, __u64 addr)
+{
+	size_t i = lower_bound(d, addr + 1);
+
+	return i < d->n ? d->by_addr[i]->addr : 0;
 }

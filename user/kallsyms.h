@@ -3,6 +3,7 @@
 #define KT_KALLSYMS_H
 
 #include <linux/types.h>
+#include <stddef.h>
 #include "ksymtap.h"
 
 /*
@@ -13,5 +14,50 @@
  */
 int kt_kallsyms_func_ranges(const char *path, const char *const *names, int n,
 			    struct kt_range *ranges);
+
+/*
+ * The kernel's dynamic text as /proc/kallsyms lists it after the modules
+ * (kernel/kallsyms.c update_iter_mod(), s_show()): "%px %c %s\t[%s]\n" with type
+ * 't' and module "bpf" (bpf_get_kallsym(): programs, trampolines, dispatchers,
+ * struct_ops), "__builtin__ftrace" (ftrace_get_trampoline_kallsym()) or
+ * "__builtin__kprobes" (kprobe_get_kallsym()), in that order.
+ */
+#define KT_KMOD_BPF "bpf"
+#define KT_KMOD_FTRACE "__builtin__ftrace"
+#define KT_KMOD_KPROBES "__builtin__kprobes"
+
+struct kt_dynsym {
+	__u64 addr;
+	unsigned char source; /* enum kt_source */
+	char *name;
+};
+
+struct kt_dynsyms {
+	struct kt_dynsym *v; /* in file order */
+	size_t n;
+	struct kt_dynsym **by_addr;
+};
+
+/* The kallsyms module a source's symbols are listed under, or NULL. */
+const char *kt_kallsyms_module(unsigned int source);
+
+/* One line of a dynamic symbol: its source (> 0) with *addr and name[] filled
+ * in, 0 for any other line, -ENAMETOOLONG if name[] is too small. */
+int kt_kallsyms_parse_dynamic(const char *line, __u64 *addr, char *name, size_t size);
+
+/* The line /proc/kallsyms prints for it, newline included: length, -ENOSPC,
+ * or -EINVAL for a source that has no kallsyms module. */
+int kt_kallsyms_format(char *buf, size_t size, __u64 addr, const char *name,
+		       unsigned int source);
+
+/* Every dynamic symbol of /proc/kallsyms (path NULL) or of a file in its
+ * format.  -EACCES if the addresses are hidden (kptr_restrict). */
+int kt_dynsyms_read(const char *path, struct kt_dynsyms *d);
+void kt_dynsyms_free(struct kt_dynsyms *d);
+/* The entry of that source at addr, or NULL. */
+const struct kt_dynsym *kt_dynsyms_find(const struct kt_dynsyms *d, __u64 addr,
+					unsigned int source);
+/* The lowest address of any entry above addr, or 0. */
+__u64 kt_dynsyms_next(const struct kt_dynsyms *d, __u64 addr);
 
 #endif

@@ -19,6 +19,7 @@ static const char main_help[] =
 	"             and match them record by record\n"
 	"  serve      daemon: the table and live records for Unix socket clients\n"
 	"  tail       a serve client: print what the daemon sends\n"
+	"  snapshot   print what exists now and exit\n"
 	"\n"
 	"Run 'ksymtap COMMAND --help' for a command's options.\n";
 
@@ -32,6 +33,7 @@ static const struct cmd cmds[] = {
 	{ "compare", cmd_compare },
 	{ "serve", cmd_serve },
 	{ "tail", cmd_tail },
+	{ "snapshot", cmd_snapshot },
 };
 
 int main(int argc, char **argv)

@@ -230,3 +230,46 @@ match_hex() { # native.hex ours.hex
 	{ k = key($0); if (ours[k] > 0) { ours[k]--; m++ } else { print "missing: " $0; bad++ } }
 	END { printf "# byte-identical %d, missing %d\n", m, bad; exit bad > 0 }' "$2" "$1"
 }
+
+# The kernel's dynamic symbols, the lines /proc/kallsyms lists under [bpf],
+# [__builtin__ftrace] and [__builtin__kprobes], sorted.
+kallsyms_dyn() {
+	grep -E "$(printf '\t')\[(bpf|__builtin__ftrace|__builtin__kprobes)\]\$" /proc/kallsyms | sort
+}
+
+# The kernel's programs as "P id tag", sorted.
+bpftool_progs() {
+	bpftool prog show | awk '/^[0-9]+:/ {
+		id = $1; sub(":", "", id)
+		for (i = 1; i <= NF; i++) if ($i == "tag") print "P " id " " $(i + 1)
+	}' | sort
+}
+
+# Replay ksymtap JSON records (snapshot + stream) into the live state they
+# describe: "S <kallsyms line>" per live symbol, "P id tag" per live program,
+# sorted; and "TWICE ..." for a register of a symbol (or a PROG_LOAD of an id)
+# that is already live: something reported twice.
+kt_replay() { # json-file
+	awk '
+	function get(k,   r) {
+		if (match($0, "\"" k "\":\"[^\"]*\"")) { r = substr($0, RSTART + length(k) + 4, RLENGTH - length(k) - 5); return r }
+		if (match($0, "\"" k "\":[^,}]*")) return substr($0, RSTART + length(k) + 3, RLENGTH - length(k) - 3)
+		return ""
+	}
+	/"kind":"ksymbol"/ {
+		a = get("addr"); sub("^0x", "", a)
+		while (length(a) < 16) a = "0" a
+		s = get("source")
+		m = s == "ftrace" ? "__builtin__ftrace" : s == "kprobe" ? "__builtin__kprobes" : "bpf"
+		k = a " t " get("name") "\t[" m "]"
+		if (get("unregister") == "true") delete live[k]
+		else { if (k in live) print "TWICE " k; live[k] = 1 }
+	}
+	/"kind":"bpf_event"/ {
+		id = get("id"); t = get("type")
+		if (t == 1) { if (id in progs) print "TWICE prog " id; progs[id] = get("tag") }
+		else if (t == 2) delete progs[id]
+	}
+	END { for (k in live) print "S " k; for (i in progs) print "P " i " " progs[i] }
+	' "$1" | sort
+}

@@ -139,7 +139,7 @@ echo "vmtest: booting $kname (qemu tcg, timeout ${timeout}s)" >&2
 start=$(date +%s)
 set +e
 timeout --foreground -k 5 "$timeout" qemu-system-x86_64 \
-	-accel tcg,thread=multi -cpu max -m "$mem" -smp 2 \
+	-accel tcg,thread=${KT_VM_TCG_THREAD:-single} -cpu max -m "$mem" -smp 2 \
 	-kernel "$kernel" -initrd "$work/initramfs.cpio" \
 	-append "console=ttyS0 quiet panic=-1 oops=panic loglevel=${KT_VM_LOGLEVEL:-5} softlockup_panic=1" \
 	-display none -monitor none -no-reboot \

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The snapshot's kernel side: one run of a BPF_PROG_TYPE_SYSCALL program that
+ * walks the lists /proc/kallsyms itself is made from, to learn what kallsyms
+ * does not say: where each image ends.
+ *
+ * - bpf_kallsyms (kernel/bpf/core.c): every struct bpf_ksym, in the order
+ *   bpf_get_kallsym() lists them.  Programs (ksym->prog) are skipped: the loader
+ *   has them, with their lengths, from bpf_prog_info.  The rest are trampolines,
+ *   dispatchers and struct_ops images, and [start, end) is their real extent;
+ *   on 6.12 trampolines are packed and end - start is far below the page the
+ *   kernel's own KSYMBOL reports (docs/kernel-facts.md).
+ * - ftrace_ops_trampoline_list (kernel/trace/ftrace.c, 5.9+): every ftrace_ops
+ *   with an allocated trampoline, as ftrace_get_trampoline_kallsym() lists
+ *   them; trampoline_size is what ftrace_update_trampoline() reports to perf.
+ *
+ * Both lists are static: the typeless ksyms resolve through /proc/kallsyms,
+ * which lists static data only with CONFIG_KALLSYMS_ALL=y (both Debian
+ * kernels).  They are weak, so a kernel without one still walks the other.
+ *
+ * The walk reads with bpf_probe_read_kernel() and without the lists' locks or
+ * RCU (bpf_rcu_read_lock() is 6.2+, and sleepable programs cannot hold RCU on
+ * 6.1): an entry removed mid-walk may end the walk early, which the loader sees
+ * as KT_SNAP_*_UNFINISHED and answers from /proc/kallsyms instead.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include "kt_snapshot.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+extern const void bpf_kallsyms __ksym __weak;
+extern const void ftrace_ops_trampoline_list __ksym __weak;
+
+/* More than any list holds; bpf_loop() allows 1 << 23. */
+#define MAX_STEPS (1 << 20)
+
+struct kt_snap_image images[KT_SNAP_MAX_IMAGES];
+__u32 nimages; /* out: entries filled in images[] */
+__u32 more;    /* out: images[] filled up before the end */
+__u32 skip;    /* in: images earlier runs already returned */
+
+struct walk {
+	__u64 head;
+	__u64 node;
+	__u32 kind;
+	__u32 seen;
+	bool done; /* back at the head */
+	bool full; /* images[] is full: stop everything */
+};
+
+static __always_inline bool store(struct walk *w, __u64 start, __u64 end, const char *name)
+{
+	struct kt_snap_image *img;
+	__u32 idx;
+	long n;
+
+	if (w->seen++ < skip)
+		return true;
+	idx = nimages;
+	if (idx >= KT_SNAP_MAX_IMAGES) {
+		more = 1;
+		w->full = true;
+		return false;
+	}
+	img = &images[idx];
+	img->start = start;
+	img->end = end;
+	img->kind = w->kind;
+	img->flags = 0;
+	img->name[0] = 0;
+	if (name) {
+		n = bpf_probe_read_kernel_str(img->name, sizeof(img->name), name);
+		if (n < 0)
+			img->name[0] = 0;
+		else if (n == sizeof(img->name))
+			img->flags |= KT_SNAP_F_TRUNCATED;
+	}
+	nimages = idx + 1;
+	return true;
+}
+
+static long walk_one(__u32 i, void *data)
+{
+	struct walk *w = data;
+	struct list_head *node = (void *)w->node;
+	struct bpf_ksym *k;
+	struct ftrace_ops *op;
+	unsigned long tramp;
+
+	if (!w->node || w->node == w->head) {
+		w->done = true;
+		return 1;
+	}
+	if (w->kind == KT_SNAP_BPF_IMAGE) {
+		k = (void *)(w->node - bpf_core_field_offset(struct bpf_ksym, lnode));
+		if (!BPF_CORE_READ(k, prog) &&
+		    !store(w, BPF_CORE_READ(k, start), BPF_CORE_READ(k, end), k->name))
+			return 1;
+	} else {
+		op = (void *)(w->node - bpf_core_field_offset(struct ftrace_ops, list));
+		tramp = BPF_CORE_READ(op, trampoline);
+		/* ftrace_get_trampoline_kallsym() skips these too. */
+		if (tramp && !store(w, tramp, tramp + BPF_CORE_READ(op, trampoline_size), NULL))
+			return 1;
+	}
+	w->node = (__u64)BPF_CORE_READ(node, next);
+	return 0;
+}
+
+static __always_inline int walk_list(struct walk *w, const void *head, __u32 kind, int unfinished)
+{
+	struct list_head *h = (void *)head;
+
+	w->head = (__u64)head;
+	w->node = (__u64)BPF_CORE_READ(h, next);
+	w->kind = kind;
+	w->done = false;
+	bpf_loop(MAX_STEPS, walk_one, w, 0);
+	return w->done || w->full ? 0 : unfinished;
+}
+
+SEC("syscall")
+int walk_images(void *ctx)
+{
+	struct walk w = {};
+	int ret = KT_SNAP_OK;
+
+	nimages = 0;
+	more = 0;
+	if (&bpf_kallsyms)
+		ret |= walk_list(&w, &bpf_kallsyms, KT_SNAP_BPF_IMAGE, KT_SNAP_BPF_UNFINISHED);
+	else
+		ret |= KT_SNAP_NO_BPF_LIST;
+	if (w.full)
+		return ret;
+	if (&ftrace_ops_trampoline_list)
+		ret |= walk_list(&w, &ftrace_ops_trampoline_list, KT_SNAP_FTRACE,
+				 KT_SNAP_FTRACE_UNFINISHED);
+	else
+		ret |= KT_SNAP_NO_FTRACE_LIST;
+	return ret;
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Layout shared by bpf/snapshot.bpf.c and user/snapshot_walk.c: the non-program
+ * BPF images (trampolines, dispatchers, struct_ops) and the ftrace trampolines the
+ * one-shot walker finds in the kernel's own lists.  Same conventions as
+ * ksymtap.h: no includes, fixed-width types only.
+ */
+#ifndef KT_SNAPSHOT_LAYOUT_H
+#define KT_SNAPSHOT_LAYOUT_H
+
+/* Images per run of the walker; the loader runs it again from where it
+ * stopped (kt_snap_skip) while kt_snap_more says there are more. */
+#define KT_SNAP_MAX_IMAGES 256
+/* bpf_ksym.name is KSYM_NAME_LEN (512); image names are far shorter
+ * (bpf_trampoline_<u64 key>, bpf_dispatcher_xdp, bpf__<struct_ops>_<member>).
+ * A name that fills the buffer is marked truncated and taken from kallsyms. */
+#define KT_SNAP_NAME_LEN 128
+
+/* kt_snap_image.kind */
+#define KT_SNAP_BPF_IMAGE 1 /* struct bpf_ksym on bpf_kallsyms, !prog */
+#define KT_SNAP_FTRACE	  2 /* struct ftrace_ops on ftrace_ops_trampoline_list */
+
+/* kt_snap_image.flags */
+#define KT_SNAP_F_TRUNCATED 0x1
+
+/* Return values of the walker program (its retval) */
+#define KT_SNAP_OK		  0
+#define KT_SNAP_NO_BPF_LIST	  0x1 /* bpf_kallsyms did not resolve */
+#define KT_SNAP_NO_FTRACE_LIST	  0x2 /* ftrace_ops_trampoline_list did not resolve */
+#define KT_SNAP_BPF_UNFINISHED	  0x4 /* bpf_kallsyms did not lead back to its head */
+#define KT_SNAP_FTRACE_UNFINISHED 0x8
+
+struct kt_snap_image {
+	__u64 start;
+	__u64 end;
+	__u32 kind;
+	__u32 flags;
+	char name[KT_SNAP_NAME_LEN];
+};
+
+#endif

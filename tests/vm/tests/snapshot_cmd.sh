@@ -1,0 +1,80 @@
+# `ksymtap snapshot` lists what the kernel has: the same symbols as
+# /proc/kallsyms's dynamic entries and the same programs (id, tag) as bpftool;
+# lengths as the kernel's own records (native perf) gave them when the symbols
+# were born; image lengths from the walker, not estimates; and program names
+# built without kallsyms equal kallsyms's.
+. /ksymtap/lib.sh
+T=/sys/kernel/tracing
+
+perf_start native.data
+ktload -w go -a $BIN/subprogs.bpf.o $BIN/fentry.bpf.o >load.txt &
+P1=$!
+ktload -w go -x lo $BIN/xdp.bpf.o >xdp.txt &
+P2=$!
+wait_for load.txt '^attached kt_fexit_probe' 30 || fail "workload did not load: $(cat load.txt)"
+wait_for xdp.txt '^xdp attached' 30 || fail "xdp did not attach: $(cat xdp.txt)"
+mkdir $T/instances/kt && echo schedule >$T/instances/kt/set_ftrace_filter &&
+	echo function >$T/instances/kt/current_tracer || fail "ftrace instance"
+kprobe=
+for off in 9 5; do
+	if echo "p:kt_k1 vfs_read+$off" >>$T/kprobe_events 2>/dev/null; then
+		echo 1 >$T/events/kprobes/kt_k1/enable && kprobe=$off
+		break
+	fi
+done
+sleep 1
+perf_stop
+
+ksymtap snapshot -f json -v >snap.json 2>snap.err || fail "ksymtap snapshot failed: $(cat snap.err)"
+KSYMTAP_KALLSYMS=/dev/null ksymtap snapshot -f json >built.json 2>built.err ||
+	fail "ksymtap snapshot without kallsyms failed: $(cat built.err)"
+kallsyms_dyn | sed 's/^/S /' >kernel.txt
+bpftool_progs >>kernel.txt
+sort -o kernel.txt kernel.txt
+jited=$(bpftool prog show name kt_sock_main | sed -n 's/.*jited \([0-9]*\)B.*/\1/p')
+cat snap.err
+
+echo nop >$T/instances/kt/current_tracer
+rmdir $T/instances/kt
+if [ -n "$kprobe" ]; then
+	echo 0 >$T/events/kprobes/kt_k1/enable
+	echo '-:kt_k1' >>$T/kprobe_events
+fi
+touch go
+wait $P1 $P2
+
+kt_replay snap.json >ours.txt
+if ! diff kernel.txt ours.txt; then
+	fail "snapshot differs from the kernel (< kernel, > ksymtap)"
+fi
+grep -q '^TWICE' ours.txt && fail "snapshot lists something twice"
+grep -q 'ftrace_trampoline' ours.txt || fail "no ftrace trampoline in the snapshot"
+if [ -n "$kprobe" ]; then
+	grep -q 'kprobe_insn_page' ours.txt || fail "no kprobe page in the snapshot"
+fi
+grep -q 'snapshot: .*BPF images (walked).*ftrace trampolines (walked)' snap.err ||
+	fail "image lengths were not walked on this kernel"
+
+# Program names as the kernel builds them, without kallsyms.
+grep '"source":"bpf_prog"' snap.json | kt_records - | sort >names.kallsyms
+grep '"source":"bpf_prog"' built.json | kt_records - | sort >names.built
+diff names.kallsyms names.built || fail "built program names differ from kallsyms's (< kallsyms)"
+
+# The images of kt_sock_main add up to what bpftool says was JITed.
+sum=$(grep '"name":"bpf_prog_[0-9a-f]*_kt_s' snap.json | kt_records - | awk -F '\t' '{ s += $3 } END { print s }')
+[ "$sum" = "$jited" ] || fail "kt_sock_main images add up to $sum bytes, bpftool says $jited"
+
+# Lengths against the kernel's own records of the births.
+perf_records native.data >native.tsv
+kt_records snap.json >snap.tsv
+awk -F '\t' '
+FNR == NR { if ($1 == "K" && $5 == 0) nat[$2 "|" $6] = $3; next }
+$1 == "K" {
+	k = $2 "|" $6
+	if (!(k in nat)) next
+	if (nat[k] == $3) ok++
+	else if (nat[k] == 4096 && $3 < 4096 && $6 !~ /^bpf_prog_/) explained++
+	else { print "len differs: " $6 " native " nat[k] " ours " $3; bad++ }
+}
+END { printf "# lengths: %d equal, %d packed (native says a page), %d differ\n", ok, explained, bad; exit bad > 0 || ok == 0 }
+' native.tsv snap.tsv || fail "lengths differ from the kernel's records"

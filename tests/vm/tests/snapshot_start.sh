@@ -1,0 +1,65 @@
+# Programs loaded before ksymtap starts, and others loaded and unloaded in a
+# loop while it starts: the snapshot plus the stream describe exactly what the
+# kernel has once the workload is quiet (/proc/kallsyms's dynamic entries,
+# bpftool prog show), with no symbol or program registered twice.
+. /ksymtap/lib.sh
+
+ktload -w go $BIN/subprogs.bpf.o $BIN/fentry.bpf.o -a >pre.txt &
+PRE=$!
+wait_for pre.txt '^attached kt_fexit_probe' 30 || fail "workload did not load: $(cat pre.txt)"
+pre_id=$(awk '/^loaded kt_sock_main/ {print $4}' pre.txt)
+
+# Loads racing with the start-up: attach, snapshot, first polls.
+(
+	while [ ! -e stop ]; do
+		ktload -t 20 $BIN/subprogs.bpf.o >/dev/null 2>&1
+	done
+) &
+LOOP=$!
+sleep 0.3
+kt_start out.json -f json -v
+sleep 0.5
+touch stop
+wait $LOOP
+sleep 1 # ksymtap polls every 100 ms: let it take the last unloads
+
+# Programs first, then a pause, so that anything the listing itself makes and
+# removes has reached ksymtap's output before it is read.
+bpftool_progs >kernel.txt
+sleep 1
+kallsyms_dyn | sed 's/^/S /' >>kernel.txt
+sort -o kernel.txt kernel.txt
+kt_replay out.json >ours.txt
+touch go
+wait $PRE
+kt_stop
+
+grep 'snapshot:' out.json.err
+snap=$(grep -c '"snapshot":true' out.json)
+live_loads=$(grep '"snapshot":false' out.json | grep -c '"prog_name":"kt_sock_main"')
+note "$snap snapshot records, $live_loads live kt_sock_main load/unload events"
+[ "$snap" -gt 0 ] || fail "no snapshot records"
+grep -q "\"snapshot\":true.*\"type\":1,.*\"id\":$pre_id," out.json ||
+	fail "program $pre_id, loaded before the start, is not in the snapshot"
+grep -q '"snapshot":true.*"source":"bpf_image".*"name":"bpf_trampoline_' out.json ||
+	fail "the fentry trampoline loaded before the start is not in the snapshot"
+# Every snapshot record comes before the first live one.
+awk '/"snapshot":false/ { live = 1 } /"snapshot":true/ && live { bad = 1 } END { exit bad }' out.json ||
+	fail "snapshot records after live ones"
+if grep '^TWICE' ours.txt; then
+	fail "reported twice (above)"
+fi
+if ! diff kernel.txt ours.txt >diff.txt; then
+	cat diff.txt
+	# What ksymtap said of each difference.
+	sed -n 's/^[-+]S \([0-9a-f]*\) t \([^	]*\).*/\1 \2/p; s/^[-+]P \([0-9]*\) .*/\1/p' diff.txt |
+		while read -r a n; do
+			if [ -n "$n" ]; then
+				grep "\"addr\":\"0x$a\".*\"name\":\"$n\"" out.json
+			else
+				grep "\"id\":$a," out.json
+			fi
+		done
+	fail "snapshot + stream differ from the kernel (< kernel, > ksymtap)"
+fi
+note "$(grep -c '^S' kernel.txt) symbols and $(grep -c '^P' kernel.txt) programs agree"

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The snapshot: the walker first (so its own program is gone before the
+ * enumeration), then the programs, then /proc/kallsyms (so that a program the
+ * enumeration saw is most likely in it already), then the records.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/types.h>
+#include "kt_snapshot.h"
+#include "log.h"
+#include "snapshot.h"
+
+struct ctx {
+	kt_emit_fn emit;
+	void *ctx;
+	const struct kt_dynsyms *ks; /* NULL if unreadable */
+	__u64 page;
+};
+
+static int emit_image(struct ctx *c, unsigned int source, __u64 addr, __u64 len, const char *name)
+{
+	struct kt_record r;
+
+	memset(&r, 0, offsetof(struct kt_record, name));
+	r.type = KT_RECORD_KSYMBOL;
+	r.source = source;
+	r.origin = KT_ORIGIN_SNAPSHOT;
+	r.rflags = KT_RF_SNAPSHOT | KT_RF_NO_TASK;
+	r.addr = addr;
+	r.len = len;
+	r.ksym_type = source == KT_SRC_BPF_IMAGE ? KT_KSYM_TYPE_BPF : KT_KSYM_TYPE_OOL;
+	snprintf(r.name, sizeof(r.name), "%s", name);
+	return c->emit(c->ctx, &r);
+}
+
+/*
+ * kallsyms has no lengths.  An image cannot reach into the next dynamic
+ * symbol, and none is larger than a page: bpf_image_ksym_add() (6.1) and
+ * bpf_dispatcher give a page, 6.12's packed trampolines less, ftrace
+ * trampolines a few hundred bytes of their own allocation.  So: up to the next
+ * symbol, at most a page (for ftrace: to the end of its page).  An upper bound,
+ * exact for 6.1's BPF images.
+ */
+__u64 kt_snapshot_estimate_len(const struct kt_dynsyms *ks, unsigned int source, __u64 addr,
+			       __u64 page)
+{
+	__u64 next = kt_dynsyms_next(ks, addr);
+	__u64 len = page;
+
+	if (source == KT_SRC_FTRACE)
+		len = page - (addr & (page - 1));
+	if (next && next - addr < len)
+		len = next - addr;
+	return len;
+}
+
+static bool walker_has(const struct kt_snap_image *v, size_t n, __u32 kind, __u64 addr,
+		       const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (v[i].kind == kind && v[i].start == addr &&
+		    ((v[i].flags & KT_SNAP_F_TRUNCATED) || !v[i].name[0] ||
+		     !strcmp(v[i].name, name)))
+			return true;
+	return false;
+}
+
+/* BPF images (kind KT_SNAP_BPF_IMAGE) or ftrace trampolines: the walker's,
+ * in list order, then what kallsyms lists beyond them (born since). */
+static int emit_images(struct ctx *c, unsigned int source, __u32 kind, bool walked,
+		       const struct kt_snap_image *v, size_t n, unsigned int *count)
+{
+	const struct kt_dynsym *e;
+	const char *name;
+	size_t i;
+	int err;
+
+	for (i = 0; walked && i < n; i++) {
+		if (v[i].kind != kind)
+			continue;
+		name = kind == KT_SNAP_FTRACE ? "ftrace_trampoline" : v[i].name;
+		if (kind == KT_SNAP_BPF_IMAGE && ((v[i].flags & KT_SNAP_F_TRUNCATED) || !name[0])) {
+			e = c->ks ? kt_dynsyms_find(c->ks, v[i].start, source) : NULL;
+			if (!e)
+				continue;
+			name = e->name;
+		}
+		if (v[i].end <= v[i].start || v[i].end - v[i].start > c->page * 16)
+			continue; /* torn read */
+		err = emit_image(c, source, v[i].start, v[i].end - v[i].start, name);
+		if (err)
+			return err;
+		(*count)++;
+	}
+	for (i = 0; c->ks && i < c->ks->n; i++) {
+		e = &c->ks->v[i];
+		if (e->source != source || (walked && walker_has(v, n, kind, e->addr, e->name)))
+			continue;
+		err =
+		    emit_image(c, source, e->addr,
+			       kt_snapshot_estimate_len(c->ks, source, e->addr, c->page), e->name);
+		if (err)
+			return err;
+		(*count)++;
+	}
+	return 0;
+}
+
+int kt_snapshot(kt_emit_fn emit, void *ctx, struct kt_snapshot_stats *st, char *why,
+		size_t why_size)
+{
+	struct kt_snap_image *imgs = NULL;
+	struct kt_prog_desc *progs = NULL;
+	struct kt_dynsyms ks;
+	struct ctx c = {.emit = emit, .ctx = ctx, .page = sysconf(_SC_PAGESIZE)};
+	size_t nimgs = 0, nprogs = 0, i;
+	int err, wflags = 0, n;
+
+	memset(st, 0, sizeof(*st));
+	memset(&ks, 0, sizeof(ks));
+	err = kt_snapshot_walk(&imgs, &nimgs, &wflags);
+	if (err) {
+		kt_debug(
+		    "snapshot: image walker did not run (%s): lengths of BPF images and ftrace trampolines are estimated from /proc/kallsyms",
+		    strerror(-err));
+		wflags = KT_SNAP_NO_BPF_LIST | KT_SNAP_NO_FTRACE_LIST;
+	}
+	st->walked_bpf = !(wflags & (KT_SNAP_NO_BPF_LIST | KT_SNAP_BPF_UNFINISHED));
+	st->walked_ftrace = !(wflags & (KT_SNAP_NO_FTRACE_LIST | KT_SNAP_FTRACE_UNFINISHED));
+	if (!err && !(st->walked_bpf && st->walked_ftrace))
+		kt_debug("snapshot: walker result 0x%x: %s%s estimated from /proc/kallsyms", wflags,
+			 st->walked_bpf ? "" : "BPF images ",
+			 st->walked_ftrace ? "" : "ftrace trampolines");
+
+	err = kt_snapshot_read_progs(&progs, &nprogs);
+	if (err) {
+		snprintf(why, why_size, "enumerating BPF programs: %s%s", strerror(-err),
+			 err == -EPERM ? " (needs CAP_SYS_ADMIN)" : "");
+		goto out;
+	}
+	/* Tests point this at /dev/null to check the built names against the
+	 * kernel's (docs/snapshot.md). */
+	err = kt_dynsyms_read(getenv("KSYMTAP_KALLSYMS"), &ks);
+	if (err) {
+		kt_warn("snapshot: /proc/kallsyms: %s: program names are rebuilt; %s not listed",
+			strerror(-err),
+			st->walked_bpf ? "kprobe pages are"
+				       : "BPF images, ftrace trampolines and kprobe pages are");
+		err = 0;
+	} else {
+		c.ks = &ks;
+	}
+
+	for (i = 0; i < nprogs; i++) {
+		n = kt_snapshot_prog_records(&progs[i], c.ks, emit, ctx);
+		if (n < 0) {
+			err = n;
+			goto emit_failed;
+		}
+		st->progs++;
+		st->prog_ksyms += n;
+	}
+	err = emit_images(&c, KT_SRC_BPF_IMAGE, KT_SNAP_BPF_IMAGE, st->walked_bpf, imgs, nimgs,
+			  &st->images);
+	if (!err)
+		err = emit_images(&c, KT_SRC_FTRACE, KT_SNAP_FTRACE, st->walked_ftrace, imgs, nimgs,
+				  &st->ftrace);
+	/* kallsyms is exact for these: kprobe_cache_get_kallsym() lists every
+	 * page, and the kernel reports them with len PAGE_SIZE. */
+	for (i = 0; !err && c.ks && i < ks.n; i++) {
+		if (ks.v[i].source != KT_SRC_KPROBE)
+			continue;
+		err = emit_image(&c, KT_SRC_KPROBE, ks.v[i].addr, c.page, ks.v[i].name);
+		st->kprobes += !err;
+	}
+emit_failed:
+	if (!err)
+		kt_debug(
+		    "snapshot: %u programs (%u images), %u BPF images (%s), %u ftrace trampolines (%s), %u kprobe pages",
+		    st->progs, st->prog_ksyms, st->images, st->walked_bpf ? "walked" : "kallsyms",
+		    st->ftrace, st->walked_ftrace ? "walked" : "kallsyms", st->kprobes);
+out:
+	for (i = 0; i < nprogs; i++)
+		kt_prog_desc_free(&progs[i]);
+	free(progs);
+	free(imgs);
+	kt_dynsyms_free(&ks);
+	return err;
+}

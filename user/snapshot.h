@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * What already exists when ksymtap starts, as records marked KT_RF_SNAPSHOT
+ * (origin KT_ORIGIN_SNAPSHOT), the way perf synthesizes them at start-up
+ * (tools/perf/util/bpf-event.c) but with the names /proc/kallsyms has: every
+ * BPF program by id (its own image, subprograms func[1..n-1], then BPF_EVENT
+ * PROG_LOAD), then the other BPF images, ftrace trampolines and kprobe pages.
+ * docs/snapshot.md says where each field comes from and how exact it is.
+ */
+#ifndef KT_SNAPSHOT_H
+#define KT_SNAPSHOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "backend.h"
+#include "kallsyms.h"
+
+/* What one program's bpf_prog_info (+ BTF) says, enough for its records. */
+struct kt_prog_desc {
+	__u32 id;
+	__u8 tag[KT_TAG_SIZE];	   /* the program's own tag (info.tag) */
+	char name[16];		   /* BPF_OBJ_NAME_LEN: aux->name */
+	__u32 nfuncs;		   /* nr_jited_ksyms: 1, or func_cnt with subprograms */
+	__u64 *addrs;		   /* jited_ksyms */
+	__u32 *lens;		   /* jited_func_lens */
+	__u8 (*tags)[KT_TAG_SIZE]; /* prog_tags: func[i]'s tag */
+	char **func_names;	   /* BTF name of func_info[i], or NULL (no BTF) */
+};
+
+void kt_prog_desc_free(struct kt_prog_desc *d);
+
+/*
+ * The kallsyms name the kernel gives an image of a program
+ * (kernel/bpf/core.c bpf_prog_ksym_set_name()): "bpf_prog_" + hex tag, then
+ * "_" + the BTF function name, else "_" + aux->name if that is set;
+ * truncated to size - 1 as the kernel truncates to KSYM_NAME_LEN - 1.
+ * Returns the length.
+ */
+int kt_bpf_prog_ksym_name(char *buf, size_t size, const __u8 *tag, const char *func_name,
+			  const char *aux_name);
+
+/* One program's KSYMBOLs then its BPF_EVENT PROG_LOAD.  Names are the kallsyms
+ * entries at each address when ks has one, else built as the kernel builds
+ * them.  Returns the number of KSYMBOLs, or emit's error. */
+int kt_snapshot_prog_records(const struct kt_prog_desc *d, const struct kt_dynsyms *ks,
+			     kt_emit_fn emit, void *ctx);
+
+/* Every program the kernel has (bpf_prog_get_next_id), in id order; programs
+ * that die while being read are skipped.  -errno if the enumeration itself
+ * fails (EPERM: not root). */
+int kt_snapshot_read_progs(struct kt_prog_desc **out, size_t *n);
+
+/* Images with their extents from the one-shot walker (bpf/snapshot.bpf.c).
+ * *flags gets its KT_SNAP_* result bits.  -errno if it cannot run here. */
+struct kt_snap_image;
+int kt_snapshot_walk(struct kt_snap_image **out, size_t *n, int *flags);
+
+/* The length of an image kallsyms lists at addr, where nothing better is
+ * known: an upper bound (docs/snapshot.md). */
+__u64 kt_snapshot_estimate_len(const struct kt_dynsyms *ks, unsigned int source, __u64 addr,
+			       __u64 page);
+
+struct kt_snapshot_stats {
+	unsigned int progs, prog_ksyms, images, ftrace, kprobes;
+	bool walked_bpf, walked_ftrace; /* lengths from the walker, not estimates */
+};
+
+/*
+ * Enumerate and emit.  If the enumeration fails, why[] says in one line what
+ * failed and nothing is printed; an error of emit is returned as it is, with
+ * why[] empty.  A missing /proc/kallsyms or walker only costs names and
+ * lengths (a warning or a -v line says so).
+ */
+int kt_snapshot(kt_emit_fn emit, void *ctx, struct kt_snapshot_stats *st, char *why,
+		size_t why_size);
+
+#endif
