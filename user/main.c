@@ -15,6 +15,7 @@ static const char main_help[] =
 	"\n"
 	"Commands:\n"
 	"  stream     print records as they happen (the default command)\n"
+	"  record     write them to a perf.data file (or perf's pipe format)\n"
 	"\n"
 	"Run 'ksymtap COMMAND --help' for a command's options.\n";
 
@@ -25,6 +26,7 @@ struct cmd {
 
 static const struct cmd cmds[] = {
 	{ "stream", cmd_stream },
+	{ "record", cmd_record },
 };
 
 int main(int argc, char **argv)
