@@ -225,7 +225,10 @@ int cmd_record(int argc, char **argv)
 	else
 		kt_perf_data_close(&pd);
 	if (err && status == KT_EXIT_OK) {
-		if (pd.err)
+		if (pd.err && pipe_fmt)
+			kt_err("writing %s: %s (after %llu records)", what, strerror(-err),
+			       pd.records);
+		else if (pd.err)
 			kt_err("writing %s: %s; it holds the %llu records written before", what,
 			       strerror(-err), pd.records);
 		else
