@@ -26,9 +26,9 @@ static const char record_help[] =
 	"order, plus one PERF_RECORD_COMM per task so perf shows command names.\n"
 	"\n"
 	"With -o -, perf's pipe format goes to stdout, for 'perf script -i -'.  A\n"
-	"FILE that is a FIFO also gets the pipe format.  A FILE is created with mode\n"
-	"0600 (it holds kernel addresses) or truncated; perf reads it without -f as\n"
-	"its owner or root.\n"
+	"FILE that is a FIFO also gets the pipe format.  A new FILE gets mode 0600,\n"
+	"as perf record's do (kernel addresses); an existing one is truncated.\n"
+	"Records are held up to 100 ms so that they leave in time order.\n"
 	"\n"
 	"With CMD, records while CMD runs and exits with CMD's status, like perf\n"
 	"record; otherwise until SIGINT/SIGTERM or --duration, then exits 0.  Either\n"
@@ -50,6 +50,24 @@ static const char record_examples[] =
 	"                                              live, through perf\n"
 	"  perf record -a -o app.data & ksymtap record -o ksym.data\n"
 	"                                              beside perf: same clock\n";
+
+/* The shared options' help, without -f: record has one format. */
+static void print_common_help(void)
+{
+	const char *p = kt_common_help, *nl;
+	bool skip = false;
+
+	for (; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			break;
+		/* An option starts "  -x," or "      --long"; its text follows. */
+		if (!strncmp(p, "  -", 3) || !strncmp(p, "      --", 8))
+			skip = !strncmp(p, "  -f,", 5);
+		if (!skip)
+			fwrite(p, 1, nl + 1 - p, stdout);
+	}
+}
 
 static volatile int child_done;
 
@@ -169,7 +187,9 @@ int cmd_record(int argc, char **argv)
 		if (r)
 			continue;
 		if (opt == 'h') {
-			printf("%s%s%s", record_help, kt_common_help, record_examples);
+			fputs(record_help, stdout);
+			print_common_help();
+			fputs(record_examples, stdout);
 			return KT_EXIT_OK;
 		}
 		fprintf(stderr, "Try 'ksymtap record --help'.\n");
