@@ -81,7 +81,7 @@ static void on_child(int sig)
  * Run CMD; the exec result comes back through a close-on-exec pipe, so a CMD
  * that cannot run is one error here rather than a child's message.
  */
-static int start_child(char **argv, pid_t *pid)
+static int start_child(char **argv, bool stdout_is_data, pid_t *pid)
 {
 	struct sigaction sa = { .sa_handler = on_child, .sa_flags = SA_NOCLDSTOP };
 	int p[2], child_err = 0;
@@ -102,10 +102,15 @@ static int start_child(char **argv, pid_t *pid)
 		signal(SIGPIPE, SIG_DFL);
 		signal(SIGCHLD, SIG_DFL);
 		close(p[0]);
+		/* With -o -, stdout carries perf.data: CMD's output goes to stderr. */
+		if (stdout_is_data && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+			_exit(127);
 		execvp(argv[0], argv);
 		child_err = errno;
-		n = write(p[1], &child_err, sizeof(child_err));
-		_exit(127 + 0 * n);
+		/* Nothing to do if this fails: the parent then sees CMD exit 127. */
+		if (write(p[1], &child_err, sizeof(child_err)) < 0)
+			_exit(127);
+		_exit(127);
 	}
 	close(p[1]);
 	do
@@ -229,7 +234,7 @@ int cmd_record(int argc, char **argv)
 	kt_info("ready: backend %s; sources: %s", b->ops->name, sources);
 
 	if (optind < argc) {
-		err = start_child(argv + optind, &child);
+		err = start_child(argv + optind, fd == STDOUT_FILENO, &child);
 		if (err) {
 			kt_err("cannot run '%s': %s", argv[optind], strerror(-err));
 			status = KT_EXIT_FAIL;
