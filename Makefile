@@ -52,6 +52,12 @@ VMPROG_BPF_SRCS := $(wildcard tests/vm/progs/*.bpf.c)
 VMPROG_BPF_OBJS := $(patsubst tests/vm/progs/%.bpf.c,$(OUTPUT)/tests/vm/%.bpf.o,$(VMPROG_BPF_SRCS))
 VMPROG_BINS := $(filter-out %.bpf,$(VMPROG_BINS))
 
+# Helpers of the host integration tests (tests/host/*.sh), and what they load.
+HOSTPROG_SRCS := $(wildcard tests/host/*.c)
+HOSTPROG_BINS := $(patsubst tests/host/%.c,$(OUTPUT)/tests/host/%,$(HOSTPROG_SRCS))
+HOST_DEPS := $(OUTPUT)/ksymtap $(HOSTPROG_BINS) $(OUTPUT)/tests/vm/ktload \
+	$(OUTPUT)/tests/vm/subprogs.bpf.o
+
 ifeq ($(V),1)
 	Q =
 	msg =
@@ -64,7 +70,7 @@ endif
 .PHONY: all
 all: $(OUTPUT)/ksymtap
 
-$(OUTPUT) $(OUTPUT)/user $(OUTPUT)/tests/unit $(OUTPUT)/tests/vm:
+$(OUTPUT) $(OUTPUT)/user $(OUTPUT)/tests/unit $(OUTPUT)/tests/vm $(OUTPUT)/tests/host:
 	$(Q)mkdir -p $@
 
 # BPF side: CO-RE object, stripped of DWARF (BTF stays), then the skeleton.
@@ -104,17 +110,22 @@ $(OUTPUT)/tests/vm/%: tests/vm/progs/%.c $(LIB_OBJS) | $(OUTPUT)/tests/vm
 	$(call msg,VM-CC,$@)
 	$(Q)$(CC) $(CFLAGS) $< $(LIB_OBJS) $(LDLIBS_STATIC) -o $@
 
-.PHONY: unit-build vm-build
+$(OUTPUT)/tests/host/%: tests/host/%.c | $(OUTPUT)/tests/host
+	$(call msg,HOST-CC,$@)
+	$(Q)$(CC) $(CFLAGS) $< $(LDLIBS_STATIC) -o $@
+
+.PHONY: unit-build vm-build host-build
 unit-build: $(UNIT_BINS) $(UNIT_COMMON)
 vm-build: $(OUTPUT)/ksymtap $(VMPROG_BINS) $(VMPROG_BPF_OBJS)
+host-build: $(HOST_DEPS)
 
 # make test: host unit tests, then the VM suite on Debian's 6.1 and 6.12 kernels.
 # The runner prints one summary line over all of it and fails on any failure.
 .PHONY: test unittest vmtest
-test: all unit-build vm-build
+test: all unit-build vm-build host-build
 	$(Q)tests/run.sh --unit --vm 6.1 --vm 6.12
 
-unittest: all unit-build vm-build
+unittest: all unit-build vm-build host-build
 	$(Q)tests/run.sh --unit
 
 # make vmtest KERNEL=/path/to/vmlinuz: the VM suite on any other kernel image.
@@ -145,7 +156,7 @@ vmlinux:
 
 .PHONY: format
 format:
-	clang-format -i bpf/*.c include/*.h user/*.c user/*.h tests/unit/*.c tests/unit/*.h tests/vm/progs/*.c
+	clang-format -i bpf/*.c include/*.h user/*.c user/*.h tests/unit/*.c tests/unit/*.h tests/vm/progs/*.c tests/host/*.c
 
 .PHONY: clean
 clean:

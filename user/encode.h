@@ -31,6 +31,8 @@ ssize_t kt_encode_json(const struct kt_record *r, char *buf, size_t size);
 /* The perf record as the kernel lays it out, with a sample_id trailer for
  * sample_type TID|TIME|CPU (see docs/formats.md). */
 ssize_t kt_encode_perf(const struct kt_record *r, void *buf, size_t size);
+/* PERF_RECORD_COMM {u32 pid, tid; char comm[]} for r's task, same trailer. */
+ssize_t kt_encode_perf_comm(const struct kt_record *r, void *buf, size_t size);
 ssize_t kt_encode(enum kt_format fmt, const struct kt_record *r, void *buf, size_t size);
 
 /* JSON string escaping (quotes included); returns length or -ENOSPC. */

@@ -91,6 +91,24 @@ ssize_t kt_encode_perf(const struct kt_record *r, void *buf, size_t size)
 	return h.size;
 }
 
+ssize_t kt_encode_perf_comm(const struct kt_record *r, void *buf, size_t size)
+{
+	struct perf_event_header h = { .type = PERF_RECORD_COMM, .misc = 0 };
+	size_t n = strnlen(r->comm, KT_COMM_LEN - 1), body = 4 + 4 + ALIGN8(n + 1);
+	unsigned char *p = buf;
+
+	if (sizeof(h) + body + TRAILER_SIZE > size)
+		return -ENOSPC;
+	h.size = sizeof(h) + body + TRAILER_SIZE;
+	memset(p, 0, h.size);
+	memcpy(p, &h, sizeof(h));
+	memcpy(p + 8, &r->pid, 4);
+	memcpy(p + 12, &r->tid, 4);
+	memcpy(p + 16, r->comm, n);
+	put_trailer(p + sizeof(h) + body, r);
+	return h.size;
+}
+
 ssize_t kt_encode(enum kt_format fmt, const struct kt_record *r, void *buf, size_t size)
 {
 	switch (fmt) {

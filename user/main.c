@@ -20,6 +20,7 @@ static const char main_help[] =
 	"  serve      daemon: the table and live records for Unix socket clients\n"
 	"  tail       a serve client: print what the daemon sends\n"
 	"  snapshot   print what exists now and exit\n"
+	"  record     write them to a perf.data file (or perf's pipe format)\n"
 	"\n"
 	"Run 'ksymtap COMMAND --help' for a command's options.\n";
 
@@ -34,6 +35,7 @@ static const struct cmd cmds[] = {
 	{ "serve", cmd_serve },
 	{ "tail", cmd_tail },
 	{ "snapshot", cmd_snapshot },
+	{ "record", cmd_record },
 };
 
 int main(int argc, char **argv)

@@ -193,9 +193,16 @@ static struct kt_record *batch_slot(struct native_backend *b)
 	return &b->batch[b->nbatch++];
 }
 
-static void put_trailer(struct kt_record *r, const unsigned char *rec, size_t size)
+/*
+ * The trailer is read where the body ends, not TRAILER_SIZE before header.size:
+ * perf_event_ksymbol_output() and perf_event_bpf_output() add each listener's
+ * id_header_size to one shared header without restoring it, so every listener
+ * after the first gets a header.size inflated by the earlier listeners' trailers
+ * and garbage after its own (seen on 6.18 with two listeners).
+ */
+static void put_trailer(struct kt_record *r, const unsigned char *rec, size_t body_end)
 {
-	const unsigned char *t = rec + size - TRAILER_SIZE;
+	const unsigned char *t = rec + body_end;
 
 	memcpy(&r->pid, t, 4);
 	memcpy(&r->tid, t + 4, 4);
@@ -208,7 +215,7 @@ int kt_native_decode(struct kt_record *r, const void *data, size_t size)
 {
 	const unsigned char *rec = data;
 	struct perf_event_header h;
-	size_t body;
+	size_t body, end;
 
 	if (size < sizeof(h))
 		return -EINVAL;
@@ -231,6 +238,10 @@ int kt_native_decode(struct kt_record *r, const void *data, size_t size)
 		memcpy(&r->ksym_type, rec + 20, 2);
 		memcpy(&r->flags, rec + 22, 2);
 		nlen = strnlen((const char *)rec + 24, body - 16);
+		/* The kernel pads the name with its NUL to 8 bytes. */
+		end = 24 + ((nlen + 1 + 7) & ~(size_t)7);
+		if (nlen == body - 16 || end + TRAILER_SIZE > size)
+			return -EINVAL;
 		if (nlen >= KT_NAME_MAX)
 			nlen = KT_NAME_MAX - 1;
 		memcpy(r->name, rec + 24, nlen);
@@ -247,12 +258,14 @@ int kt_native_decode(struct kt_record *r, const void *data, size_t size)
 		memcpy(&r->bpf_flags, rec + 10, 2);
 		memcpy(&r->prog_id, rec + 12, 4);
 		memcpy(r->tag, rec + 16, KT_TAG_SIZE);
+		end = 24;
 		break;
 	case PERF_RECORD_LOST:
 		if (body < 16)
 			return -EINVAL;
 		r->type = KT_RECORD_LOST;
 		memcpy(&r->lost, rec + 16, 8);
+		end = 24;
 		break;
 	case PERF_RECORD_COMM: {
 		size_t nlen;
@@ -272,7 +285,7 @@ int kt_native_decode(struct kt_record *r, const void *data, size_t size)
 	default:
 		return 0;
 	}
-	put_trailer(r, rec, size);
+	put_trailer(r, rec, end);
 	return 1;
 }
 

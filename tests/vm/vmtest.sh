@@ -18,7 +18,7 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/ksymtap
-line= kernel= counts= timeout=${KT_VM_TIMEOUT:-300} only= keep= suite=tests verbose=
+line= kernel= counts= timeout=${KT_VM_TIMEOUT:-1200} only= keep= suite=tests verbose=
 mem=${KT_VM_MEM:-1G}
 
 die() { echo "vmtest: $*" >&2; exit 2; }
