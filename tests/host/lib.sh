@@ -5,3 +5,14 @@ fail() { echo "FAIL: $*"; exit 1; }
 skip() { echo "SKIP: $*"; exit 77; }
 need_root() { [ "$(id -u)" = 0 ] || skip "needs root (perf_event_open system-wide, bpf())"; }
 tmpdir() { T=$(mktemp -d); trap 'rm -rf "$T"' EXIT; }
+
+# Wait until FILE contains PATTERN (grep -E), up to SEC seconds.
+wait_for() { # file pattern sec
+	local i=0
+	while [ $i -lt $(($3 * 10)) ]; do
+		grep -Eq "$2" "$1" 2>/dev/null && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}

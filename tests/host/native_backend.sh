@@ -9,8 +9,7 @@ LOADER=${KT_TOP:-.}/build/tests/vm/ktprog
 
 "$KT" -f json >"$T/out.json" 2>"$T/err" &
 kt=$!
-for i in $(seq 100); do grep -q '^ksymtap: ready' "$T/err" && break; sleep 0.1; done
-grep -q '^ksymtap: ready' "$T/err" || { cat "$T/err"; fail "ksymtap not ready"; }
+wait_for "$T/err" '^ksymtap: ready' 10 || { cat "$T/err"; fail "ksymtap not ready"; }
 if grep -q 'backend bpf' "$T/err"; then
 	kill -INT $kt; wait $kt
 	skip "this kernel allows tracing programs: the fallback is not exercised here"

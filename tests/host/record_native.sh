@@ -24,15 +24,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-wait_for() { # file pattern sec
-	local i=0
-	while [ $i -lt $(($3 * 10)) ]; do
-		grep -Eq "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
 
 # Load the socket filter with two subprograms (three JITed images), read the
 # kernel's bpf_prog_info while it is loaded, unload; then three quick rounds.

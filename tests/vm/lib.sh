@@ -96,17 +96,20 @@ perf_records() { # file [synth=1 to keep synthesized records]
 	}'
 }
 
+# An awk function: get(key) of the current JSON line (our flat objects).
+AWK_JSON_GET='
+	function get(k,   r) {
+		if (match($0, "\"" k "\":\"[^\"]*\"")) { r = substr($0, RSTART + length(k) + 4, RLENGTH - length(k) - 5); return r }
+		if (match($0, "\"" k "\":[^,}]*")) return substr($0, RSTART + length(k) + 3, RLENGTH - length(k) - 3)
+		return ""
+	}'
+
 # ksymtap JSON lines as the same tab-separated fields.
 json_field() { # line key  (strings without quotes)
 	echo "$1" | sed -n "s/.*\"$2\":\"\{0,1\}\([^\",}]*\)\"\{0,1\}[,}].*/\1/p"
 }
 kt_records() { # json-file
-	awk '
-	function get(k,   r) {
-		if (match($0, "\"" k "\":\"[^\"]*\"")) { r = substr($0, RSTART + length(k) + 4, RLENGTH - length(k) - 5); return r }
-		if (match($0, "\"" k "\":[^,}]*")) return substr($0, RSTART + length(k) + 3, RLENGTH - length(k) - 3)
-		return ""
-	}
+	awk "$AWK_JSON_GET"'
 	/"kind":"ksymbol"/ {
 		a = get("addr"); sub("^0x", "", a)
 		printf "K\t%s\t%s\t%s\t%s\t%s\n", a, get("len"), get("ksym_type"), get("flags"), get("name")
@@ -250,12 +253,7 @@ bpftool_progs() {
 # sorted; and "TWICE ..." for a register of a symbol (or a PROG_LOAD of an id)
 # that is already live: something reported twice.
 kt_replay() { # json-file
-	awk '
-	function get(k,   r) {
-		if (match($0, "\"" k "\":\"[^\"]*\"")) { r = substr($0, RSTART + length(k) + 4, RLENGTH - length(k) - 5); return r }
-		if (match($0, "\"" k "\":[^,}]*")) return substr($0, RSTART + length(k) + 3, RLENGTH - length(k) - 3)
-		return ""
-	}
+	awk "$AWK_JSON_GET"'
 	/"kind":"ksymbol"/ {
 		a = get("addr"); sub("^0x", "", a)
 		while (length(a) < 16) a = "0" a

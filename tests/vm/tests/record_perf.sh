@@ -4,42 +4,6 @@
 # perf's clock.
 . /ksymtap/lib.sh
 
-# What to do while recording: the lead's full workload if lib.sh has it, else
-# the sources this tree can make: subprograms, a BPF trampoline, the XDP
-# dispatcher, an ftrace trampoline.
-workload() {
-	if type run_workload >/dev/null 2>&1; then
-		run_workload
-		return
-	fi
-	local T=/sys/kernel/tracing
-	note "workload: program with subprograms"
-	ktload $BIN/subprogs.bpf.o || fail "ktload subprogs"
-	note "workload: fentry/fexit -> BPF trampoline"
-	ktload -a -t 300 $BIN/fentry.bpf.o >/dev/null || fail "ktload fentry"
-	note "workload: XDP on lo -> bpf_dispatcher_xdp"
-	ktload -x lo -t 300 $BIN/xdp.bpf.o >/dev/null || fail "ktload xdp"
-	note "workload: ftrace instance with the function tracer -> ftrace_trampoline"
-	mkdir $T/instances/kt1 || fail "ftrace instance"
-	echo schedule >$T/instances/kt1/set_ftrace_filter
-	echo function >$T/instances/kt1/current_tracer
-	sleep 0.3
-	echo nop >$T/instances/kt1/current_tracer
-	rmdir $T/instances/kt1
-	# Trampoline images go away after an RCU-tasks grace period.
-	sleep 1
-}
-
-# perf_records without perf's own start-up synthesis (time 0): those records
-# describe programs loaded before perf started, which the kernel never sent.
-# Time-0 records bypass perf's ordering, so they are the first ones listed.
-perf_records_live() { # file
-	local syn
-	syn=$(perf report -D -i "$1" 2>/dev/null |
-		grep -cE '^-?[0-9]+ 0 0x[0-9a-f]+ \[0x[0-9a-f]+\]: PERF_RECORD_(KSYMBOL|BPF_EVENT)')
-	perf_records "$1" | tail -n +$((syn + 1))
-}
-
 # KSYMBOL + BPF_EVENT + LOST counts of perf's own summary (stdin for "-").
 perf_count() { # file
 	perf report -D -i "$1" 2>/dev/null |
@@ -80,7 +44,7 @@ PIPE_PID=$!
 wait_for pipe.err '^ksymtap: ready' 60 || fail "pipe instance not ready: $(cat pipe.err)"
 
 perf_start native.data
-workload
+run_workload
 perf_stop
 sleep 0.5
 
@@ -106,7 +70,9 @@ perf script -i k.data --show-bpf-events >script.txt 2>script.err || fail "perf s
 [ "$(perf_count - <pipe.data)" = "$n_pipe" ] || fail "perf report -D -i - counts $(perf_count - <pipe.data), ksymtap wrote $n_pipe"
 
 # Every record of the kernel's own perf record is in both.
-perf_records_live native.data >native.tsv
+# perf_records leaves out perf's start-up synthesis (time 0): those describe
+# programs loaded before perf started, which the kernel never sent.
+perf_records native.data >native.tsv
 perf_records k.data >ours.tsv
 perf_records - <pipe.data >pipe.tsv
 [ -s native.tsv ] || fail "perf record recorded nothing"
