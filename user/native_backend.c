@@ -3,8 +3,11 @@
  * The native backend: the kernel's own side-band records.  One dummy software
  * event per online CPU with ksymbol=1, bpf_event=1, sample_id_all=1 and
  * sample_type TID|TIME|CPU, as `perf record -e dummy -a` opens them; the rings
- * are merged by time.  CPUs that come online later are picked up within a
- * second (the online mask is re-read on the poll loop).
+ * are merged by time.  CPU hotplug: a per-CPU event whose CPU goes offline is
+ * taken out of its context for good (perf_event_exit_cpu_context()), even
+ * when the CPU comes back, and CPUs that come online later have no event.  So
+ * on every CPU uevent from the kernel (and once a second anyway) dead events
+ * are found by their frozen enabled time, drained, and reopened.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,7 +15,9 @@
 #include <string.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
+#include <linux/netlink.h>
 #include <sys/epoll.h>
+#include <sys/socket.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include "backend.h"
@@ -30,7 +35,10 @@ struct ring {
 	unsigned char *data;
 	size_t data_size;
 	size_t map_size;
+	__u64 enabled; /* PERF_FORMAT_TOTAL_TIME_ENABLED at the last check */
 };
+
+#define UEVENT_TAG 0xffffffffu
 
 struct native_backend {
 	struct kt_backend base;
@@ -44,6 +52,8 @@ struct native_backend {
 	size_t nbatch, capbatch;
 	unsigned long long lost;
 	__u64 next_cpu_scan;
+	int uevent_fd; /* kernel uevents: CPU online/offline, -1 if unavailable */
+	bool opened_once;
 	struct kt_comm_cache comms;
 };
 
@@ -115,6 +125,8 @@ static int open_cpu(struct native_backend *b, int cpu)
 		 * wakeups, which are as rare as symbol changes. */
 		.watermark = 1,
 		.wakeup_watermark = 1,
+		/* A frozen enabled time tells a dead event (CPU gone offline). */
+		.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED,
 	};
 	long pgsz = sysconf(_SC_PAGESIZE);
 	struct ring *r = &b->rings[b->nrings];
@@ -133,6 +145,7 @@ static int open_cpu(struct native_backend *b, int cpu)
 	}
 	r->fd = fd;
 	r->cpu = cpu;
+	r->enabled = 0;
 	r->data = (unsigned char *)r->meta + pgsz;
 	r->data_size = b->pages * pgsz;
 	ev.data.u32 = b->nrings;
@@ -170,11 +183,94 @@ static int scan_cpus(struct native_backend *b, int *opened)
 		if (!mask[cpu] || have_cpu(b, cpu) || b->nrings >= MAX_CPUS)
 			continue;
 		err = open_cpu(b, cpu);
+		/* Raced with the CPU going offline again: next time. */
+		if (err == -ENODEV && b->opened_once)
+			continue;
 		if (err)
 			return err;
 		(*opened)++;
 	}
+	b->opened_once = true;
 	return 0;
+}
+
+static void close_ring(struct native_backend *b, int i)
+{
+	struct ring *r = &b->rings[i];
+
+	epoll_ctl(b->epfd, EPOLL_CTL_DEL, r->fd, NULL);
+	munmap(r->meta, r->map_size);
+	close(r->fd);
+	b->rings[i] = b->rings[--b->nrings];
+}
+
+static int read_ring(struct native_backend *b, struct ring *rg);
+
+/* Events whose enabled time stopped are dead (their CPU went offline): take
+ * what they still hold, then close them; scan_cpus() reopens online CPUs. */
+static int reap_dead_rings(struct native_backend *b)
+{
+	struct {
+		__u64 value, enabled;
+	} rd;
+	int i, err;
+
+	for (i = 0; i < b->nrings;) {
+		struct ring *r = &b->rings[i];
+
+		if (read(r->fd, &rd, sizeof(rd)) == sizeof(rd) && rd.enabled != r->enabled) {
+			r->enabled = rd.enabled;
+			i++;
+			continue;
+		}
+		err = read_ring(b, r);
+		if (err < 0)
+			return err;
+		kt_warn("native: cpu %d went offline; watching it again when it is back "
+			"(records made on it in between may be missing)",
+			r->cpu);
+		close_ring(b, i);
+	}
+	return 0;
+}
+
+/* Drain the uevent socket; true if a CPU went online or offline. */
+static bool cpu_uevent(struct native_backend *b)
+{
+	char msg[4096];
+	bool cpu = false;
+	ssize_t n;
+
+	if (b->uevent_fd < 0)
+		return false;
+	while ((n = recv(b->uevent_fd, msg, sizeof(msg) - 1, MSG_DONTWAIT)) > 0) {
+		msg[n] = 0;
+		if ((!strncmp(msg, "online@", 7) || !strncmp(msg, "offline@", 8)) &&
+		    strstr(msg, "/devices/system/cpu/cpu"))
+			cpu = true;
+	}
+	return cpu;
+}
+
+static void open_uevents(struct native_backend *b)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = 1 };
+	struct epoll_event ev = { .events = EPOLLIN, .data.u32 = UEVENT_TAG };
+
+	b->uevent_fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
+			      NETLINK_KOBJECT_UEVENT);
+	if (b->uevent_fd < 0)
+		goto off;
+	if (bind(b->uevent_fd, (struct sockaddr *)&sa, sizeof(sa)) ||
+	    epoll_ctl(b->epfd, EPOLL_CTL_ADD, b->uevent_fd, &ev)) {
+		close(b->uevent_fd);
+		b->uevent_fd = -1;
+		goto off;
+	}
+	return;
+off:
+	kt_debug("native: no kernel uevents (%s); CPU hotplug is checked once a second",
+		 strerror(errno));
 }
 
 static struct kt_record *batch_slot(struct native_backend *b)
@@ -358,10 +454,13 @@ static int native_poll(struct kt_backend *kb, int timeout_ms)
 	if (n < 0 && errno != EINTR)
 		return -errno;
 	now = kt_monotonic_ns();
-	if (now >= b->next_cpu_scan) {
+	if (cpu_uevent(b) || now >= b->next_cpu_scan) {
 		b->next_cpu_scan = now + 1000000000ULL;
+		err = reap_dead_rings(b);
+		if (err < 0)
+			return err;
 		if (!scan_cpus(b, &opened) && opened)
-			kt_debug("native: %d CPU(s) came online, watching them too", opened);
+			kt_info("native: %d CPU(s) came online, watching them too", opened);
 	}
 	b->nbatch = 0;
 	/* Every ring, not only the ready ones, so the merge sees all CPUs. */
@@ -417,6 +516,8 @@ static void native_close(struct kt_backend *kb)
 	}
 	if (b->epfd >= 0)
 		close(b->epfd);
+	if (b->uevent_fd >= 0)
+		close(b->uevent_fd);
 	free(b->batch);
 	free(b);
 }
@@ -433,6 +534,7 @@ static int native_open(struct kt_backend **out, const struct kt_backend_opts *o,
 	b->emit = emit;
 	b->ctx = ctx;
 	b->pages = o->native_pages ? o->native_pages : 64;
+	b->uevent_fd = -1;
 	b->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (b->epfd < 0) {
 		err = -errno;
@@ -453,6 +555,7 @@ static int native_open(struct kt_backend **out, const struct kt_backend_opts *o,
 			snprintf(why, why_size, "perf_event_open: %s", strerror(-err));
 		goto fail;
 	}
+	open_uevents(b);
 	b->next_cpu_scan = kt_monotonic_ns() + 1000000000ULL;
 	*out = &b->base;
 	return 0;

@@ -35,8 +35,8 @@ for t in /ksymtap/tests/*.sh; do
 	*) echo "FAIL $name (exit $rc)" >&3; tail -n 80 /tmp/t.log | sed 's/^/  | /' >&3 ;;
 	esac
 	# Leftovers of one test must not leak into the next.
-	pkill -9 ksymtap 2>/dev/null
-	pkill -9 perf 2>/dev/null
+	killall -9 ksymtap 2>/dev/null
+	killall -9 perf 2>/dev/null
 	rm -rf /sys/fs/bpf/* 2>/dev/null
 done
 echo DONE >&3
