@@ -217,6 +217,7 @@ struct prog_ctx {
 	struct bpf_prog **func;
 	const struct kt_owner *owner;
 	u32 first;
+	u32 prog_id;
 	u16 flags;
 	u8 hook;
 };
@@ -232,6 +233,9 @@ static __always_inline void emit_prog_ksym(struct bpf_prog *p, const struct prog
 	v.e->len = BPF_CORE_READ(p, jited_len);
 	v.e->ksym_type = KT_KSYM_TYPE_BPF;
 	v.e->flags = c->flags;
+	/* Not in perf's record: the program this image belongs to, the
+	 * "module" of the 2018 design discussion (../shared/seed). */
+	v.e->prog_id = c->prog_id;
 	ev_name(v.e, &aux->ksym.name);
 	ev_owner(v.e, c->owner);
 	ev_submit(&v);
@@ -270,6 +274,7 @@ static __always_inline void emit_prog(struct bpf_prog *prog, u16 bpf_type, u32 p
 		.owner = o,
 		.flags = bpf_type == KT_BPF_EVENT_PROG_UNLOAD ? KT_KSYM_FLAG_UNREGISTER : 0,
 		.hook = hook,
+		.prog_id = prog_id,
 	};
 	struct bpf_prog *func0 = NULL;
 	struct ev v;

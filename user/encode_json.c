@@ -171,6 +171,17 @@ static void jattrib(struct jbuf *b, const struct kt_attrib *a)
 	jstr_or_null(b, a && a->path ? a->c.pod_uid : NULL);
 }
 
+static const char *ksym_module(const struct kt_record *r)
+{
+	if (r->ksym_type == KT_KSYM_TYPE_BPF)
+		return "\"bpf\"";
+	if (r->source == KT_SRC_FTRACE)
+		return "\"__builtin__ftrace\"";
+	if (r->source == KT_SRC_KPROBE)
+		return "\"__builtin__kprobes\"";
+	return "null";
+}
+
 ssize_t kt_encode_json(const struct kt_record *r, char *buf, size_t size)
 {
 	struct jbuf b = { .p = buf, .size = size };
@@ -203,6 +214,13 @@ ssize_t kt_encode_json(const struct kt_record *r, char *buf, size_t size)
 			kt_ksym_type_name(r->ksym_type), r->flags,
 			(r->flags & KT_KSYM_FLAG_UNREGISTER) ? "true" : "false");
 		jstr(&b, r->name);
+		/* What kallsyms shows in brackets, and for program images their
+		 * program: the module-like name per program of the 2018 design. */
+		jprintf(&b, ",\"module\":%s", ksym_module(r));
+		if (r->source == KT_SRC_BPF_PROG && r->prog_id)
+			jprintf(&b, ",\"prog_id\":%u", r->prog_id);
+		else
+			jput(&b, ",\"prog_id\":null", 15);
 		break;
 	case KT_RECORD_BPF_EVENT:
 		jprintf(&b,

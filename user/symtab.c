@@ -260,6 +260,7 @@ static int apply_ksymbol(struct kt_symtab *t, struct kt_record *r)
 	s->len = r->len;
 	s->ksym_type = r->ksym_type;
 	s->source = r->source;
+	s->prog_id = r->source == KT_SRC_BPF_PROG ? r->prog_id : 0;
 	s->seq = ++t->seq;
 	ident_from(&s->who, r);
 	if (r->source == KT_SRC_BPF_PROG) {
@@ -394,6 +395,7 @@ static void sym_record(struct kt_record *r, const struct sym *s)
 	r->addr = s->addr;
 	r->len = s->len;
 	r->ksym_type = s->ksym_type;
+	r->prog_id = s->prog_id;
 	snprintf(r->name, sizeof(r->name), "%s", s->name);
 }
 

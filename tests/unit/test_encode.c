@@ -285,6 +285,22 @@ static void test_json_record(void)
 	ASSERT_TRUE(strstr(buf, "\"identity\":\"loader\"") != NULL, "identity from load time");
 	ASSERT_TRUE(strstr(buf, "\"pid\":161,\"tid\":162") != NULL, "pid/tid");
 	ASSERT_TRUE(strstr(buf, "\"time\":7558603123") != NULL, "time");
+	ASSERT_TRUE(strstr(buf, "\"module\":\"bpf\",\"prog_id\":null") != NULL,
+		    "module; no prog_id when unknown");
+	r.prog_id = 42;
+	kt_encode_json(&r, buf, sizeof(buf));
+	ASSERT_TRUE(strstr(buf, "\"prog_id\":42") != NULL, "the image's program");
+	unit_end();
+
+	unit_start("json_ool_module");
+	r = ksym("ftrace_trampoline");
+	r.ksym_type = KT_KSYM_TYPE_OOL;
+	r.source = KT_SRC_FTRACE;
+	kt_encode_json(&r, buf, sizeof(buf));
+	ASSERT_TRUE(strstr(buf, "\"module\":\"__builtin__ftrace\"") != NULL, "ftrace module");
+	r.source = KT_SRC_KPROBE;
+	kt_encode_json(&r, buf, sizeof(buf));
+	ASSERT_TRUE(strstr(buf, "\"module\":\"__builtin__kprobes\"") != NULL, "kprobe module");
 	unit_end();
 
 	unit_start("json_bpf_event_fields");
