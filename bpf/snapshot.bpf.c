@@ -30,8 +30,11 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-extern const void bpf_kallsyms __ksym __weak;
-extern const void ftrace_ops_trampoline_list __ksym __weak;
+/* Addresses of the kernel's static list heads, from the loader's one pass over
+ * /proc/kallsyms (CONFIG_KALLSYMS_ALL); 0 if absent.  Not __ksym externs:
+ * libbpf would read all of kallsyms once more to resolve them. */
+const volatile __u64 bpf_kallsyms_addr = 0;
+const volatile __u64 ftrace_list_addr = 0;
 
 /* More than any list holds; bpf_loop() allows 1 << 23. */
 #define MAX_STEPS (1 << 20)
@@ -129,14 +132,15 @@ int walk_images(void *ctx)
 
 	nimages = 0;
 	more = 0;
-	if (&bpf_kallsyms)
-		ret |= walk_list(&w, &bpf_kallsyms, KT_SNAP_BPF_IMAGE, KT_SNAP_BPF_UNFINISHED);
+	if (bpf_kallsyms_addr)
+		ret |= walk_list(&w, (const void *)bpf_kallsyms_addr, KT_SNAP_BPF_IMAGE,
+				 KT_SNAP_BPF_UNFINISHED);
 	else
 		ret |= KT_SNAP_NO_BPF_LIST;
 	if (w.full)
 		return ret;
-	if (&ftrace_ops_trampoline_list)
-		ret |= walk_list(&w, &ftrace_ops_trampoline_list, KT_SNAP_FTRACE,
+	if (ftrace_list_addr)
+		ret |= walk_list(&w, (const void *)ftrace_list_addr, KT_SNAP_FTRACE,
 				 KT_SNAP_FTRACE_UNFINISHED);
 	else
 		ret |= KT_SNAP_NO_FTRACE_LIST;

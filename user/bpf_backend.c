@@ -345,6 +345,7 @@ static int bpf_open(struct kt_backend **out, const struct kt_backend_opts *o, kt
 	int err, h, i, attached = 0;
 
 	libbpf_set_print(libbpf_print);
+	kt_trace("bpf backend: start");
 	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
 		snprintf(why, why_size,
 			 "kernel has no BTF (/sys/kernel/btf/vmlinux: %s; needs CONFIG_DEBUG_INFO_BTF=y)",
@@ -366,10 +367,13 @@ static int bpf_open(struct kt_backend **out, const struct kt_backend_opts *o, kt
 	b->emit = emit;
 	b->ctx = ctx;
 	b->ncpus = libbpf_num_possible_cpus();
+	kt_trace("bpf backend: kernel BTF parsed");
 	decide_hooks(b, o, vmlinux);
 	btf__free(vmlinux);
+	kt_trace("bpf backend: hooks decided");
 
 	err = load(b, o);
+	kt_trace("bpf backend: programs loaded");
 	if (err == -ENOENT) {
 		list_hooks(b);
 		snprintf(why, why_size, "no hook can work on this kernel (run with -v for why)");
@@ -395,6 +399,7 @@ static int bpf_open(struct kt_backend **out, const struct kt_backend_opts *o, kt
 		}
 		attached++;
 	}
+	kt_trace("bpf backend: programs attached");
 	list_hooks(b);
 	if (!attached) {
 		snprintf(why, why_size, "no hook could attach (run with -v for why)");

@@ -205,7 +205,9 @@ int kt_live_start_ready(struct kt_common *c, struct kt_pipeline *p, struct kt_ba
 	 * in flight in the backend and whatever both see is deduplicated by
 	 * the table (docs/snapshot.md). */
 	if (!c->no_snapshot) {
+		kt_trace("snapshot: start");
 		err = kt_emit_snapshot(p, b);
+		kt_trace("snapshot: done");
 		if (err == -EPERM)
 			kt_info("--no-snapshot starts without it");
 		if (err)

@@ -36,6 +36,8 @@ struct kt_dynsyms {
 	struct kt_dynsym *v; /* in file order */
 	size_t n;
 	struct kt_dynsym **by_addr;
+	/* Static list heads the snapshot walker follows (0: not listed). */
+	__u64 bpf_kallsyms, ftrace_list;
 };
 
 /* The kallsyms module a source's symbols are listed under, or NULL. */

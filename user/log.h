@@ -12,5 +12,7 @@ void kt_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void kt_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Only with -v. */
 void kt_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Only with -vv: a step of start-up with the time since the process began. */
+void kt_trace(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

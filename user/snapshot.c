@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The snapshot: the walker first (so its own program is gone before the
- * enumeration), then the programs, then /proc/kallsyms (so that a program the
- * enumeration saw is most likely in it already), then the records.
+ * The snapshot: one pass over /proc/kallsyms (names, and the list heads the
+ * walker follows), the walker (so its own program is gone before the
+ * enumeration), then the programs, then the records.  A program born after
+ * the kallsyms pass gets its name rebuilt the kernel's way (the same name);
+ * whatever is born after the hooks attached is in flight in the backend too.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -124,7 +126,19 @@ int kt_snapshot(kt_emit_fn emit, void *ctx, struct kt_snapshot_stats *st, char *
 
 	memset(st, 0, sizeof(*st));
 	memset(&ks, 0, sizeof(ks));
-	err = kt_snapshot_walk(&imgs, &nimgs, &wflags);
+	/* Tests point this at /dev/null to check the built names against the
+	 * kernel's (docs/snapshot.md). */
+	err = kt_dynsyms_read(getenv("KSYMTAP_KALLSYMS"), &ks);
+	if (err) {
+		kt_warn("snapshot: /proc/kallsyms: %s: program names are rebuilt; BPF images, "
+			"ftrace trampolines and kprobe pages are not listed",
+			strerror(-err));
+		err = 0;
+	} else {
+		c.ks = &ks;
+	}
+
+	err = kt_snapshot_walk(c.ks, &imgs, &nimgs, &wflags);
 	if (err) {
 		kt_debug(
 		    "snapshot: image walker did not run (%s): lengths of BPF images and ftrace trampolines are estimated from /proc/kallsyms",
@@ -144,19 +158,6 @@ int kt_snapshot(kt_emit_fn emit, void *ctx, struct kt_snapshot_stats *st, char *
 			 err == -EPERM ? " (needs CAP_SYS_ADMIN)" : "");
 		goto out;
 	}
-	/* Tests point this at /dev/null to check the built names against the
-	 * kernel's (docs/snapshot.md). */
-	err = kt_dynsyms_read(getenv("KSYMTAP_KALLSYMS"), &ks);
-	if (err) {
-		kt_warn("snapshot: /proc/kallsyms: %s: program names are rebuilt; %s not listed",
-			strerror(-err),
-			st->walked_bpf ? "kprobe pages are"
-				       : "BPF images, ftrace trampolines and kprobe pages are");
-		err = 0;
-	} else {
-		c.ks = &ks;
-	}
-
 	for (i = 0; i < nprogs; i++) {
 		n = kt_snapshot_prog_records(&progs[i], c.ks, emit, ctx);
 		if (n < 0) {

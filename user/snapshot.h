@@ -53,7 +53,8 @@ int kt_snapshot_read_progs(struct kt_prog_desc **out, size_t *n);
 /* Images with their extents from the one-shot walker (bpf/snapshot.bpf.c).
  * *flags gets its KT_SNAP_* result bits.  -errno if it cannot run here. */
 struct kt_snap_image;
-int kt_snapshot_walk(struct kt_snap_image **out, size_t *n, int *flags);
+int kt_snapshot_walk(const struct kt_dynsyms *ks, struct kt_snap_image **out, size_t *n,
+		     int *flags);
 
 /* The length of an image kallsyms lists at addr, where nothing better is
  * known: an upper bound (docs/snapshot.md). */

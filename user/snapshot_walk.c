@@ -31,7 +31,8 @@ static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list a
 	return vfprintf(stderr, fmt, ap);
 }
 
-int kt_snapshot_walk(struct kt_snap_image **out, size_t *count, int *flags)
+int kt_snapshot_walk(const struct kt_dynsyms *ks, struct kt_snap_image **out, size_t *count,
+		     int *flags)
 {
 	libbpf_print_fn_t old = libbpf_set_print(quiet_print);
 	struct kt_snap_image *v = NULL, *nv;
@@ -45,6 +46,8 @@ int kt_snapshot_walk(struct kt_snap_image **out, size_t *count, int *flags)
 		err = -errno;
 		goto out;
 	}
+	skel->rodata->bpf_kallsyms_addr = ks ? ks->bpf_kallsyms : 0;
+	skel->rodata->ftrace_list_addr = ks ? ks->ftrace_list : 0;
 	err = snapshot_bpf__load(skel);
 	if (err)
 		goto out;
