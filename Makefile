@@ -52,6 +52,11 @@ VMPROG_BPF_SRCS := $(wildcard tests/vm/progs/*.bpf.c)
 VMPROG_BPF_OBJS := $(patsubst tests/vm/progs/%.bpf.c,$(OUTPUT)/tests/vm/%.bpf.o,$(VMPROG_BPF_SRCS))
 VMPROG_BINS := $(filter-out %.bpf,$(VMPROG_BINS))
 
+# Benchmark helpers (load generators, latency reader, start-up timer), copied
+# into the guest by tests/vm/vmtest.sh --suite bench.
+BENCHPROG_SRCS := $(wildcard tests/bench/progs/*.c)
+BENCHPROG_BINS := $(patsubst tests/bench/progs/%.c,$(OUTPUT)/tests/bench/%,$(BENCHPROG_SRCS))
+
 ifeq ($(V),1)
 	Q =
 	msg =
@@ -64,7 +69,7 @@ endif
 .PHONY: all
 all: $(OUTPUT)/ksymtap
 
-$(OUTPUT) $(OUTPUT)/user $(OUTPUT)/tests/unit $(OUTPUT)/tests/vm:
+$(OUTPUT) $(OUTPUT)/user $(OUTPUT)/tests/unit $(OUTPUT)/tests/vm $(OUTPUT)/tests/bench:
 	$(Q)mkdir -p $@
 
 # BPF side: CO-RE object, stripped of DWARF (BTF stays), then the skeleton.
@@ -104,9 +109,14 @@ $(OUTPUT)/tests/vm/%: tests/vm/progs/%.c $(LIB_OBJS) | $(OUTPUT)/tests/vm
 	$(call msg,VM-CC,$@)
 	$(Q)$(CC) $(CFLAGS) $< $(LIB_OBJS) $(LDLIBS_STATIC) -o $@
 
-.PHONY: unit-build vm-build
+$(OUTPUT)/tests/bench/%: tests/bench/progs/%.c | $(OUTPUT)/tests/bench
+	$(call msg,BENCH-CC,$@)
+	$(Q)$(CC) $(CFLAGS) $< -static -pthread -o $@
+
+.PHONY: unit-build vm-build bench-build
 unit-build: $(UNIT_BINS) $(UNIT_COMMON)
 vm-build: $(OUTPUT)/ksymtap $(VMPROG_BINS) $(VMPROG_BPF_OBJS)
+bench-build: $(BENCHPROG_BINS)
 
 # make test: host unit tests, then the VM suite on Debian's 6.1 and 6.12 kernels.
 # The runner prints one summary line over all of it and fails on any failure.
@@ -127,7 +137,7 @@ else
 endif
 
 .PHONY: bench
-bench: all vm-build
+bench: all vm-build bench-build
 	$(Q)tests/bench/run.sh
 
 # Install every package the build, tests and benchmarks need (root, apt-get).
@@ -145,7 +155,8 @@ vmlinux:
 
 .PHONY: format
 format:
-	clang-format -i bpf/*.c include/*.h user/*.c user/*.h tests/unit/*.c tests/unit/*.h tests/vm/progs/*.c
+	clang-format -i bpf/*.c include/*.h user/*.c user/*.h tests/unit/*.c tests/unit/*.h tests/vm/progs/*.c \
+		tests/bench/progs/*.c
 
 .PHONY: clean
 clean:
