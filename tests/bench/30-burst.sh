@@ -29,11 +29,11 @@ bench burst.kt.elapsed_ns "$(field elapsed_ns "$out")"
 grep -i lost burst.err
 sleep 1
 
-perf_start burst.data
+ktb_perf_start burst.data
 out=$(ktbload burst -n "$KTB_BURST" -j "$KTB_BURST_THREADS" -N ktb_burst) || fail "ktbload: $out"
 note "perf run: $out"
 sleep 1
-perf_stop
+ktb_perf_stop
 cat burst.data.err
 loaded=$(field loaded "$out")
 perf report -D -i burst.data >burst.dump 2>burst.dump.err || fail "perf report: $(cat burst.dump.err)"

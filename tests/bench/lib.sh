@@ -47,11 +47,15 @@ status_kb() { # pid key
 	awk -v k="$2:" '$1 == k { print $2 }' "/proc/$1/status"
 }
 
-# ksymtap in the background, stdout to OUT and stderr to ERR; waits for ready.
+# ksymtap (or $KT_BINARY) in the background, stdout to OUT and stderr to ERR;
+# waits for the ready line.
 ktb_start() { # out err args...
 	local out=$1 err=$2
 	shift 2
-	ksymtap "$@" >"$out" 2>"$err" &
+	# Truncate here: the child's own redirection may come after our first
+	# look at ERR, which must not find the previous run's ready line.
+	: >"$err"
+	${KT_BINARY:-ksymtap} "$@" >"$out" 2>"$err" &
 	KT_PID=$!
 	if ! wait_for "$err" '^ksymtap: ready' 120; then
 		cat "$err"
@@ -65,4 +69,30 @@ ktb_stop() {
 	local rc=$?
 	KT_PID=
 	[ $rc -eq 0 ] || fail "ksymtap exited $rc after SIGINT"
+}
+
+# perf record -e dummy -a, started with its events disabled and enabled over
+# its control fifo, so that "ack" says exactly when it records (perf has no
+# ready line; it synthesizes what exists first, which takes seconds here).
+ktb_perf_start() { # data-file
+	rm -f perf.ctl perf.ack
+	mkfifo perf.ctl perf.ack
+	perf record -q -e dummy -a -D -1 --control fifo:perf.ctl,perf.ack -o "$1" \
+		>/dev/null 2>"$1.err" &
+	PERF_PID=$!
+	exec 5<>perf.ack 6<>perf.ctl
+	echo enable >&6
+	local a=
+	read -t 120 a <&5
+	exec 5<&- 6<&-
+	[ "$a" = ack ] || fail "perf record did not acknowledge enable: $(cat "$1.err")"
+}
+
+ktb_perf_stop() {
+	kill -INT "$PERF_PID"
+	wait "$PERF_PID"
+	local rc=$?
+	PERF_PID=
+	# perf re-raises the SIGINT it handled once it has written its file.
+	[ $rc -eq 0 ] || [ $rc -eq 130 ] || fail "perf record exited $rc"
 }

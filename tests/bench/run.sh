@@ -10,9 +10,17 @@
 #   build/bench/results.md    the table BENCHMARKS.md shows
 #
 #   tests/bench/run.sh [--line 6.1|6.12]... [--quick] [--only REGEX] [--out DIR]
+#                      [--alt PATH] [--mode both|wall|icount]
 #   tests/bench/run.sh --report [--out DIR]   (results.* again from raw.txt)
 #
 # --quick shrinks every size (harness debugging; the figures mean little).
+# --alt PATH adds another ksymtap binary to the overhead rounds (condition
+# "alt"), for an A/B of a change in the same boots.
+# Each kernel boots twice (--mode both, the default): "wall" runs every
+# benchmark under multi-threaded TCG, where guest clocks follow the host's and
+# so its load; "icount" (vmtest.sh --icount) runs the overhead rounds again
+# with guest time counting executed instructions, deterministic whatever the
+# host does; their keys get the prefix "icount.".
 # KT_VM_MEM (default 2G here: 5,000 live programs need more than 1G) sizes the
 # guests.  Exits non-zero only when a measurement could not be made; a missed
 # target is reported, not failed.
@@ -20,7 +28,7 @@ set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=$top/build/bench
-lines=() quick= only= report=
+lines=() quick= only= report= alt= mode=both
 while [ $# -gt 0 ]; do
 	case $1 in
 	--line) lines+=("$2"); shift 2 ;;
@@ -28,7 +36,9 @@ while [ $# -gt 0 ]; do
 	--only) only=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--report) report=1; shift ;;
-	-h|--help) sed -n '3,18p' "$0"; exit 0 ;;
+	--alt) alt=$(readlink -f "$2"); shift 2 ;;
+	--mode) mode=$2; shift 2 ;;
+	-h|--help) sed -n '3,26p' "$0"; exit 0 ;;
 	*) echo "bench: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 done
@@ -49,6 +59,11 @@ raw=$out/raw.txt meta=$out/meta.txt
 rc=0
 if [ -z "$report" ]; then
 	: >"$raw"
+	rm -f "$top/build/tests/bench/ksymtap-alt"
+	if [ -n "$alt" ]; then
+		cp "$alt" "$top/build/tests/bench/ksymtap-alt" || exit 2
+		trap 'rm -f "$top/build/tests/bench/ksymtap-alt"' EXIT
+	fi
 	load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 	t0=$(date +%s)
 	echo "bench: host load average at start: $load_start ($(nproc) cpus)"
@@ -56,8 +71,20 @@ if [ -z "$report" ]; then
 		echo "== bench: kernel line $l"
 		envs=()
 		for p in "${params[@]}"; do envs+=(--env "$p"); done
-		"$top/tests/vm/vmtest.sh" --line "$l" --suite bench --timeout 1500 --test-timeout 900 \
-			--bench-out "$raw" "${envs[@]}" ${only:+--only "$only"} || rc=1
+		if [ "$mode" != icount ]; then
+			"$top/tests/vm/vmtest.sh" --line "$l" --suite bench --timeout 1500 \
+				--test-timeout 900 --bench-out "$raw" "${envs[@]}" \
+				${only:+--only "$only"} || rc=1
+		fi
+		if [ "$mode" != wall ] && { [ -z "$only" ] || grep -Eq "$only" <<<overhead; }; then
+			echo "== bench: kernel line $l, overhead again with --icount"
+			: >"$raw.icount"
+			"$top/tests/vm/vmtest.sh" --line "$l" --suite bench --icount --timeout 1500 \
+				--test-timeout 900 --bench-out "$raw.icount" "${envs[@]}" \
+				--only overhead || rc=1
+			sed 's/^\([^ ]*\) /\1 icount./' "$raw.icount" >>"$raw"
+			rm -f "$raw.icount"
+		fi
 	done
 	load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 	elapsed=$(($(date +%s) - t0))
@@ -87,6 +114,11 @@ function get(k, key) { return r[k, key] }
 function target(k, name,   a, b, c) {
 	if (name == "overhead") {
 		a = get(k, "overhead.kt.ratio.median"); b = get(k, "overhead.perf.ratio.median")
+		if (a == "" || b == "") return "\"not measured\""
+		return (a - 1 <= 0.01 && a + 0 < b + 0) ? "\"met\"" : "\"missed\""
+	}
+	if (name == "overhead_icount") {
+		a = get(k, "icount.overhead.kt.ratio.median"); b = get(k, "icount.overhead.perf.ratio.median")
 		if (a == "" || b == "") return "\"not measured\""
 		return (a - 1 <= 0.01 && a + 0 < b + 0) ? "\"met\"" : "\"missed\""
 	}
@@ -120,8 +152,8 @@ END {
 	printf "},\n  \"targets\": {\n"
 	for (i = 0; i < nk; i++) {
 		k = order[i]
-		printf "    \"%s\": {\"overhead_le_1pct_and_below_perf\": %s, \"burst_zero_drops\": %s, \"startup_faster_than_bpftool\": %s, \"peak_rss_le_8MiB\": %s}%s\n", \
-			k, target(k, "overhead"), target(k, "burst"), target(k, "startup"), target(k, "rss"), (i < nk - 1 ? "," : "")
+		printf "    \"%s\": {\"overhead_le_1pct_and_below_perf\": %s, \"overhead_le_1pct_and_below_perf_icount\": %s, \"burst_zero_drops\": %s, \"startup_faster_than_bpftool\": %s, \"peak_rss_le_8MiB\": %s}%s\n", \
+			k, target(k, "overhead"), target(k, "overhead_icount"), target(k, "burst"), target(k, "startup"), target(k, "rss"), (i < nk - 1 ? "," : "")
 	}
 	printf "  },\n  \"kernels\": {\n"
 	for (i = 0; i < nk; i++) {
@@ -136,6 +168,7 @@ END {
 
 # --- results.md ---------------------------------------------------------------
 awk -v ls="$load_start" -v le="$load_end" '
+/ (icount\.)?overhead\.alt\./ { alt = 1 }
 {
 	k = $1; kv = substr($0, length($1) + 2); i = index(kv, "="); r[k, substr(kv, 1, i - 1)] = substr(kv, i + 1)
 	if (!(k in seen)) { seen[k] = 1; order[nk++] = k }
@@ -169,8 +202,25 @@ END {
 	row("load+close cycle, nothing attached: mean us, median of rounds (min-max)", "us", "overhead.base.mean_ns")
 	row("... with ksymtap streaming: overhead vs base, median of rounds (min..max)", "pct", "overhead.kt.ratio")
 	row("... with perf record -e dummy -a: overhead vs base", "pct", "overhead.perf.ratio")
+	row("... with ksymtap attached but SIGSTOPped (its BPF programs only)", "pct", "overhead.ktstop.ratio")
 	row("same, per-cycle p50 instead of mean: ksymtap", "pct", "overhead.kt.ratio_p50")
 	row("same, per-cycle p50 instead of mean: perf", "pct", "overhead.perf.ratio_p50")
+	row("same, per-cycle p50 instead of mean: ksymtap stopped", "pct", "overhead.ktstop.ratio_p50")
+	if (alt) {
+		row("A/B: the --alt ksymtap streaming: overhead vs base", "pct", "overhead.alt.ratio")
+		row("same, per-cycle p50: the --alt ksymtap", "pct", "overhead.alt.ratio_p50")
+	}
+	row("icount: load+close cycle, nothing attached: mean us (virtual, 1 ns/insn)", "us", "icount.overhead.base.mean_ns")
+	row("icount: with ksymtap streaming: overhead vs base", "pct", "icount.overhead.kt.ratio")
+	row("icount: with perf record -e dummy -a: overhead vs base", "pct", "icount.overhead.perf.ratio")
+	row("icount: with ksymtap SIGSTOPped (BPF programs only)", "pct", "icount.overhead.ktstop.ratio")
+	row("icount: per-cycle p50: ksymtap", "pct", "icount.overhead.kt.ratio_p50")
+	row("icount: per-cycle p50: perf", "pct", "icount.overhead.perf.ratio_p50")
+	row("icount: per-cycle p50: ksymtap stopped", "pct", "icount.overhead.ktstop.ratio_p50")
+	if (alt) {
+		row("icount A/B: the --alt ksymtap streaming: overhead vs base", "pct", "icount.overhead.alt.ratio")
+		row("icount: per-cycle p50: the --alt ksymtap", "pct", "icount.overhead.alt.ratio_p50")
+	}
 	row("latency kernel event -> line readable: p50 us", "us1", "latency.p50_ns")
 	row("latency p99 us", "us1", "latency.p99_ns")
 	row("latency max us", "us1", "latency.max_ns")

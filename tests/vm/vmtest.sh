@@ -16,13 +16,15 @@
 #            --suite tests|bench (default tests), --test-timeout SEC (per
 #            test script, default 180), --bench-out FILE (append the guest's
 #            "BENCH key=value" lines to FILE), --env NAME=VALUE (exported to
-#            the tests; repeatable)
+#            the tests; repeatable), --icount (deterministic TCG: one host
+#            thread, guest clocks count executed instructions, 1 ns each, so
+#            host load does not enter guest timings)
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/ksymtap
 line= kernel= counts= timeout=${KT_VM_TIMEOUT:-300} only= keep= suite=tests verbose=
-test_timeout=180 bench_out= guest_env=
+test_timeout=180 bench_out= guest_env= accel=(-accel tcg,thread=multi)
 mem=${KT_VM_MEM:-1G}
 
 die() { echo "vmtest: $*" >&2; exit 2; }
@@ -39,8 +41,9 @@ while [ $# -gt 0 ]; do
 	--suite) suite=$2; shift 2 ;;
 	--test-timeout) test_timeout=$2; shift 2 ;;
 	--bench-out) bench_out=$2; shift 2 ;;
+	--icount) accel=(-accel tcg,thread=single -icount shift=0,sleep=off); shift ;;
 	--env) guest_env+="export ${2%%=*}='${2#*=}'"$'\n'; shift 2 ;;
-	-h|--help) sed -n '3,22p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,25p' "$0"; exit 0 ;;
 	*) die "unknown argument '$1'" ;;
 	esac
 done
@@ -156,7 +159,7 @@ echo "vmtest: booting $kname (qemu tcg, timeout ${timeout}s)" >&2
 start=$(date +%s)
 set +e
 timeout --foreground -k 5 "$timeout" qemu-system-x86_64 \
-	-accel tcg,thread=multi -cpu max -m "$mem" -smp 2 \
+	"${accel[@]}" -cpu max -m "$mem" -smp 2 \
 	-kernel "$kernel" -initrd "$work/initramfs.cpio" \
 	-append "console=ttyS0 quiet panic=-1 oops=panic loglevel=4" \
 	-display none -monitor none -no-reboot \
