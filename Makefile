@@ -57,6 +57,10 @@ HOSTPROG_SRCS := $(wildcard tests/host/*.c)
 HOSTPROG_BINS := $(patsubst tests/host/%.c,$(OUTPUT)/tests/host/%,$(HOSTPROG_SRCS))
 HOST_DEPS := $(OUTPUT)/ksymtap $(HOSTPROG_BINS) $(OUTPUT)/tests/vm/ktload \
 	$(OUTPUT)/tests/vm/subprogs.bpf.o
+# Benchmark helpers (load generators, latency reader, start-up timer), copied
+# into the guest by tests/vm/vmtest.sh --suite bench.
+BENCHPROG_SRCS := $(wildcard tests/bench/progs/*.c)
+BENCHPROG_BINS := $(patsubst tests/bench/progs/%.c,$(OUTPUT)/tests/bench/%,$(BENCHPROG_SRCS))
 
 ifeq ($(V),1)
 	Q =
@@ -70,7 +74,7 @@ endif
 .PHONY: all
 all: $(OUTPUT)/ksymtap
 
-$(OUTPUT) $(OUTPUT)/user $(OUTPUT)/tests/unit $(OUTPUT)/tests/vm $(OUTPUT)/tests/host:
+$(OUTPUT) $(OUTPUT)/user $(OUTPUT)/tests/unit $(OUTPUT)/tests/vm $(OUTPUT)/tests/host $(OUTPUT)/tests/bench:
 	$(Q)mkdir -p $@
 
 # BPF side: CO-RE object, stripped of DWARF (BTF stays), then the skeleton.
@@ -114,10 +118,15 @@ $(OUTPUT)/tests/host/%: tests/host/%.c | $(OUTPUT)/tests/host
 	$(call msg,HOST-CC,$@)
 	$(Q)$(CC) $(CFLAGS) $< $(LDLIBS_STATIC) -o $@
 
-.PHONY: unit-build vm-build host-build
+$(OUTPUT)/tests/bench/%: tests/bench/progs/%.c | $(OUTPUT)/tests/bench
+	$(call msg,BENCH-CC,$@)
+	$(Q)$(CC) $(CFLAGS) $< -static -pthread -o $@
+
+.PHONY: unit-build vm-build host-build bench-build
 unit-build: $(UNIT_BINS) $(UNIT_COMMON)
 vm-build: $(OUTPUT)/ksymtap $(VMPROG_BINS) $(VMPROG_BPF_OBJS)
 host-build: $(HOST_DEPS)
+bench-build: $(BENCHPROG_BINS)
 
 # make test: host unit tests, then the VM suite on Debian's 6.1 and 6.12 kernels.
 # The runner prints one summary line over all of it and fails on any failure.
@@ -138,7 +147,7 @@ else
 endif
 
 .PHONY: bench
-bench: all vm-build
+bench: all vm-build bench-build
 	$(Q)tests/bench/run.sh
 
 # Install every package the build, tests and benchmarks need (root, apt-get).
@@ -156,7 +165,8 @@ vmlinux:
 
 .PHONY: format
 format:
-	clang-format -i bpf/*.c include/*.h user/*.c user/*.h tests/unit/*.c tests/unit/*.h tests/vm/progs/*.c tests/host/*.c
+	clang-format -i bpf/*.c include/*.h user/*.c user/*.h tests/unit/*.c tests/unit/*.h \
+		tests/vm/progs/*.c tests/host/*.c tests/bench/progs/*.c
 
 .PHONY: clean
 clean:

@@ -412,7 +412,12 @@ static int bpf_open(struct kt_backend **out, const struct kt_backend_opts *o, kt
 		snprintf(why, why_size, "creating ring buffer: %s", strerror(-err));
 		goto fail;
 	}
-	if (kt_perf_clock_offset(&b->clock_off))
+	/* KSYMTAP_DEBUG_KTIME: keep the BPF side's raw bpf_ktime_get_ns()
+	 * (CLOCK_MONOTONIC), so a reader can time delivery on the same clock
+	 * with no calibrated offset in between (tests/bench). */
+	if (getenv("KSYMTAP_DEBUG_KTIME"))
+		kt_debug("KSYMTAP_DEBUG_KTIME: timestamps are raw CLOCK_MONOTONIC");
+	else if (kt_perf_clock_offset(&b->clock_off))
 		kt_debug("perf clock unavailable; timestamps are CLOCK_MONOTONIC");
 	*out = &b->base;
 	return 0;

@@ -22,7 +22,7 @@ const char kt_common_help[] =
 	"                       json: one object per line; raw: binary perf records\n"
 	"  -d, --duration SEC   stop after SEC seconds (default: SIGINT/SIGTERM)\n"
 	"      --ringbuf-size SIZE\n"
-	"                       BPF ring buffer size, a power of two (default 4M)\n"
+	"                       BPF ring buffer size, a power of two (default 1M)\n"
 	"      --native-pages N data pages per CPU of the native rings (default 64)\n"
 	"      --disable-hook NAME\n"
 	"                       do not attach hook NAME (program or kernel function\n"
@@ -41,7 +41,11 @@ void kt_common_init(struct kt_common *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->backend = "auto";
-	c->bo.ringbuf_size = 4 << 20;
+	/* 1M: ~8,000 records (~2,000 program loads and unloads) of headroom;
+	 * no losses in a 20,000-program burst (BENCHMARKS.md).  The ring is
+	 * mapped twice into the reader (wrap-around), all of it resident, so its
+	 * size counts double in ksymtap's RSS. */
+	c->bo.ringbuf_size = 1 << 20;
 	c->bo.native_pages = 64;
 	c->fmt = KT_FMT_TEXT;
 }

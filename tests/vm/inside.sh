@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # PID 1 of the test VM: mount what the tests need, run each test script with a
 # bound, report on the second serial port (the host reads it), power off.
+# A test's "BENCH key=value" lines (benchmarks) are passed on as they are.
 only=$1
 verbose=$2
+limit=${3:-180}
 mount -t proc proc /proc
 mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev
@@ -24,14 +26,15 @@ for t in /ksymtap/tests/*.sh; do
 	fi
 	rm -rf /tmp/t && mkdir -p /tmp/t && cd /tmp/t
 	start=$(date +%s)
-	timeout -s KILL 180 sh "$t" >/tmp/t.log 2>&1
+	timeout -s KILL "$limit" sh "$t" >/tmp/t.log 2>&1
 	rc=$?
 	took=$(($(date +%s) - start))
+	grep '^BENCH ' /tmp/t.log >&3
 	case $rc in
 	0) echo "PASS $name (${took}s)" >&3
 		[ -n "$verbose" ] && sed 's/^/  | /' /tmp/t.log >&3 ;;
 	77) echo "SKIP $name: $(grep '^SKIP:' /tmp/t.log | tail -n 1 | sed 's/^SKIP: *//')" >&3 ;;
-	137) echo "FAIL $name: killed after 180s" >&3; tail -n 60 /tmp/t.log | sed 's/^/  | /' >&3 ;;
+	137) echo "FAIL $name: killed after ${limit}s" >&3; tail -n 60 /tmp/t.log | sed 's/^/  | /' >&3 ;;
 	*) echo "FAIL $name (exit $rc)" >&3; tail -n 80 /tmp/t.log | sed 's/^/  | /' >&3 ;;
 	esac
 	# Leftovers of one test must not leak into the next.

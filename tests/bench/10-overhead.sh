@@ -1,0 +1,81 @@
+# Load-path overhead: the time of one BPF_PROG_LOAD + close of the smallest
+# program (ktbload cycle, a socket filter), with nothing listening (base),
+# with ksymtap streaming to /dev/null (kt, default settings and format), with
+# ksymtap attached but stopped (ktstop: SIGSTOP after its ready line, so only
+# its BPF programs run: they fill the ring, nobody is woken or reads; the ring
+# holds a block's records), and with the kernel's own records consumed by perf
+# (perf record -e dummy -a to a tmpfs file).  KTB_REPS rounds; in each, one
+# block of KTB_CYCLES timed cycles per condition after KTB_WARMUP untimed
+# ones, the order rotating from round to round so drift hits every condition
+# alike; each condition's ratio is taken against the base block of the same
+# round.  With /ksymtap/bin/ksymtap-alt present (tests/bench/run.sh --alt),
+# condition alt is that binary streaming like kt: an A/B of a change.
+. /ksymtap/bench_lib.sh
+
+conds=${KTB_CONDS:-base kt ktstop perf}
+[ -x $BIN/ksymtap-alt ] && conds="$conds alt"
+note "$KTB_REPS rounds of $conds, $KTB_CYCLES cycles each after $KTB_WARMUP warm-up"
+bench overhead.cycles "$KTB_CYCLES"
+bench overhead.reps "$KTB_REPS"
+# The first blocks after boot run slow (boot's deferred work, first packs):
+# one unrecorded round of every condition first.
+: >ov.tsv
+rep=0
+while [ $rep -le "$KTB_REPS" ]; do
+	# Rotate the order by one each round.
+	set -- $conds
+	i=0
+	while [ $i -lt $rep ]; do
+		c=$1
+		shift
+		set -- "$@" "$c"
+		i=$((i + 1))
+		[ $i -gt 64 ] && break
+	done
+	for c in "$@"; do
+		case $c in
+		kt) ktb_start /dev/null kt.err ;;
+		alt)
+			KT_BINARY=$BIN/ksymtap-alt
+			ktb_start /dev/null kt.err
+			KT_BINARY=
+			;;
+		ktstop)
+			# A ring that holds the whole block, whatever the default.
+			ktb_start /dev/null kt.err --ringbuf-size 16M
+			kill -STOP "$KT_PID"
+			;;
+		perf) ktb_perf_start ov.data ;;
+		esac
+		out=$(ktbload cycle -n "$KTB_CYCLES" -W "$KTB_WARMUP" -N ktb_cycle) || fail "ktbload: $out"
+		case $c in
+		kt | ktstop | alt)
+			[ $c = ktstop ] && kill -CONT "$KT_PID"
+			ktb_stop
+			grep -i lost kt.err && fail "ksymtap lost records: $(cat kt.err)"
+			;;
+		perf)
+			ktb_perf_stop
+			rm -f ov.data
+			;;
+		esac
+		note "round $rep $c: $out"
+		[ $rep -gt 0 ] && echo "$rep $c $(field mean_ns "$out") $(field p50_ns "$out")" >>ov.tsv
+		# Let deferred frees (RCU, workqueues) of this block settle.
+		sleep 1
+	done
+	rep=$((rep + 1))
+done
+
+for c in $conds; do
+	awk -v c=$c '$2 == c { print $3 }' ov.tsv | bench_stats overhead.$c.mean_ns
+	awk -v c=$c '$2 == c { print $4 }' ov.tsv | bench_stats overhead.$c.p50_ns
+done
+for c in $conds; do
+	[ $c = base ] && continue
+	awk -v c=$c '$2 == "base" { b[$1] = $3 } $2 == c { x[$1] = $3 }
+		END { for (r in x) printf "%.5f\n", x[r] / b[r] }' ov.tsv | bench_stats overhead.$c.ratio
+	awk -v c=$c '$2 == "base" { b[$1] = $4 } $2 == c { x[$1] = $4 }
+		END { for (r in x) printf "%.5f\n", x[r] / b[r] }' ov.tsv | bench_stats overhead.$c.ratio_p50
+done
+cat ov.tsv
