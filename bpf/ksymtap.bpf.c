@@ -84,13 +84,15 @@ const volatile struct kt_range ftrace_caller = {};
 const volatile struct kt_range kprobe_caller = {};
 const volatile __u32 page_size = 4096;
 
-static __always_inline void count_drop(void)
+/* nrec: the records the lost event stood for (a program's KSYMBOL and its
+ * BPF_EVENT travel in one). */
+static __always_inline void count_drop(u32 nrec)
 {
 	u32 zero = 0;
 	u64 *n = bpf_map_lookup_elem(&dropped, &zero);
 
 	if (n)
-		(*n)++;
+		*n += nrec;
 }
 
 /* An event under construction: in the per-CPU scratch, or reserved in the ring. */
@@ -99,7 +101,7 @@ struct ev {
 	u64 *busy;
 };
 
-static __always_inline bool ev_init(struct ev *v, u16 record_type, u8 source, u8 hook)
+static __always_inline bool ev_init(struct ev *v, u16 record_type, u8 source, u8 hook, u32 nrec)
 {
 	u32 zero = 0;
 	struct scratch *s = bpf_map_lookup_elem(&scratch, &zero);
@@ -116,7 +118,7 @@ static __always_inline bool ev_init(struct ev *v, u16 record_type, u8 source, u8
 		v->busy = NULL;
 		e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 		if (!e) {
-			count_drop();
+			count_drop(nrec);
 			return false;
 		}
 	}
@@ -141,6 +143,7 @@ static __always_inline bool ev_init(struct ev *v, u16 record_type, u8 source, u8
 	e->ev_flags = 0;
 	e->name_len = 0;
 	e->name[0] = 0;
+	e->prog_name[0] = 0;
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
 	return true;
 }
@@ -181,7 +184,7 @@ static __always_inline void ev_submit(struct ev *v)
 	if (n > KT_NAME_MAX)
 		n = KT_NAME_MAX;
 	if (bpf_ringbuf_output(&events, e, KT_EVENT_HDR_SIZE + n, 0))
-		count_drop();
+		count_drop(e->ev_flags & KT_EVF_BPF_EVENT ? 2 : 1);
 	__sync_fetch_and_add(v->busy, -1);
 }
 
@@ -213,6 +216,21 @@ static __always_inline bool ksym_listed(struct bpf_ksym *k)
 	return BPF_CORE_READ(k, lnode.next) != &k->lnode;
 }
 
+/*
+ * What is reported of one program, read once by the hook: on the load path
+ * directly through the BTF-typed argument (plain loads), on the unload path,
+ * where the program is found from its bpf_ksym, with probe reads.
+ */
+struct prog_info {
+	struct bpf_prog_aux *aux;
+	struct bpf_prog **func;
+	u64 func_cnt;
+	u64 bpf_func;
+	u32 jited_len;
+	u32 id;
+	u8 tag[KT_TAG_SIZE];
+};
+
 struct prog_ctx {
 	struct bpf_prog **func;
 	const struct kt_owner *owner;
@@ -222,20 +240,28 @@ struct prog_ctx {
 	u8 hook;
 };
 
-static __always_inline void emit_prog_ksym(struct bpf_prog *p, const struct prog_ctx *c)
+static __always_inline void emit_prog_ksym(u64 addr, u32 len, struct bpf_prog_aux *aux,
+					   const struct prog_ctx *c, const struct prog_info *bpf_ev,
+					   u16 bpf_type)
 {
-	struct bpf_prog_aux *aux = BPF_CORE_READ(p, aux);
 	struct ev v;
 
-	if (!ev_init(&v, KT_RECORD_KSYMBOL, KT_SRC_BPF_PROG, c->hook))
+	if (!ev_init(&v, KT_RECORD_KSYMBOL, KT_SRC_BPF_PROG, c->hook, bpf_ev ? 2 : 1))
 		return;
-	v.e->addr = (u64)BPF_CORE_READ(p, bpf_func);
-	v.e->len = BPF_CORE_READ(p, jited_len);
+	v.e->addr = addr;
+	v.e->len = len;
 	v.e->ksym_type = KT_KSYM_TYPE_BPF;
 	v.e->flags = c->flags;
 	/* Not in perf's record: the program this image belongs to, the
 	 * "module" of the 2018 design discussion (../shared/seed). */
 	v.e->prog_id = c->prog_id;
+	if (bpf_ev) {
+		v.e->ev_flags |= KT_EVF_BPF_EVENT;
+		v.e->bpf_type = bpf_type;
+		__builtin_memcpy(v.e->tag, bpf_ev->tag, KT_TAG_SIZE);
+		bpf_probe_read_kernel_str(v.e->prog_name, sizeof(v.e->prog_name),
+					  &bpf_ev->aux->name);
+	}
 	ev_name(v.e, &aux->ksym.name);
 	ev_owner(v.e, c->owner);
 	ev_submit(&v);
@@ -251,7 +277,8 @@ static long emit_subprog(u32 i, void *data)
 		return 1;
 	bpf_probe_read_kernel(&sub, sizeof(sub), &c->func[idx]);
 	if (sub)
-		emit_prog_ksym(sub, c);
+		emit_prog_ksym((u64)BPF_CORE_READ(sub, bpf_func), BPF_CORE_READ(sub, jited_len),
+			       BPF_CORE_READ(sub, aux), c, NULL, 0);
 	return 0;
 }
 
@@ -262,55 +289,58 @@ static long emit_subprog(u32 i, void *data)
  * added to kallsyms and its ksym name stays empty; the main program's own ksym
  * (main tag) stands for it, and 0be9ae5486cd made perf report that one.
  * Before, func[0] had its own kallsyms entry and perf reported func[0..n-1]:
- * func[0]'s list node tells which kernel this is.  Then the BPF_EVENT.
+ * func[0]'s list node tells which kernel this is.  Then the BPF_EVENT, in the
+ * same ring record as the KSYMBOL for a program without subprograms.
  */
-static __always_inline void emit_prog(struct bpf_prog *prog, u16 bpf_type, u32 prog_id,
+static __always_inline void emit_prog(const struct prog_info *pi, u16 bpf_type,
 				      const struct kt_owner *o, u8 hook)
 {
-	struct bpf_prog_aux *aux = BPF_CORE_READ(prog, aux), *aux0;
-	u64 func_cnt = BPF_CORE_READ(aux, func_cnt);
 	struct prog_ctx c = {
-		.func = BPF_CORE_READ(aux, func),
+		.func = pi->func,
 		.owner = o,
 		.flags = bpf_type == KT_BPF_EVENT_PROG_UNLOAD ? KT_KSYM_FLAG_UNREGISTER : 0,
 		.hook = hook,
-		.prog_id = prog_id,
+		.prog_id = pi->id,
 	};
 	struct bpf_prog *func0 = NULL;
+	struct bpf_prog_aux *aux0;
 	struct ev v;
 	u64 nr;
 
-	if (func_cnt && c.func)
-		bpf_probe_read_kernel(&func0, sizeof(func0), &c.func[0]);
-	if (func0) {
-		aux0 = BPF_CORE_READ(func0, aux);
-		if (!ksym_listed(&aux0->ksym)) {
-			emit_prog_ksym(prog, &c);
-			c.first = 1;
-		}
-		/* In 64 bits: clang lowers a u32 subtraction to an add of
-		 * 0xffffffff, and the verifier's inlined bpf_loop() compares the
-		 * whole register against BPF_MAX_LOOPS (-E2BIG). */
-		nr = (u64)func_cnt - (u64)c.first;
-		if ((s64)nr > 0)
-			bpf_loop(nr, emit_subprog, &c, 0);
-	} else {
-		emit_prog_ksym(prog, &c);
+	if (pi->func_cnt && pi->func)
+		bpf_probe_read_kernel(&func0, sizeof(func0), &pi->func[0]);
+	if (!func0) {
+		emit_prog_ksym(pi->bpf_func, pi->jited_len, pi->aux, &c, pi, bpf_type);
+		return;
 	}
+	aux0 = BPF_CORE_READ(func0, aux);
+	if (!ksym_listed(&aux0->ksym)) {
+		emit_prog_ksym(pi->bpf_func, pi->jited_len, pi->aux, &c, NULL, 0);
+		c.first = 1;
+	}
+	/* In 64 bits: clang lowers a u32 subtraction to an add of 0xffffffff,
+	 * and the verifier's inlined bpf_loop() compares the whole register
+	 * against BPF_MAX_LOOPS (-E2BIG). */
+	nr = pi->func_cnt - (u64)c.first;
+	if ((s64)nr > 0)
+		bpf_loop(nr, emit_subprog, &c, 0);
 
-	if (!ev_init(&v, KT_RECORD_BPF_EVENT, KT_SRC_BPF_PROG, hook))
+	if (!ev_init(&v, KT_RECORD_BPF_EVENT, KT_SRC_BPF_PROG, hook, 1))
 		return;
 	v.e->bpf_type = bpf_type;
-	v.e->prog_id = prog_id;
-	bpf_probe_read_kernel(v.e->tag, sizeof(v.e->tag), &prog->tag);
+	v.e->prog_id = pi->id;
+	__builtin_memcpy(v.e->tag, pi->tag, KT_TAG_SIZE);
 	/* Not part of the perf record; the loader shows it in JSON. */
-	ev_name(v.e, &aux->name);
+	ev_name(v.e, &pi->aux->name);
 	ev_owner(v.e, o);
 	ev_submit(&v);
 }
 
-/* Unloads are seen twice where both hooks fire: bpf_prog_kallsyms_del() and,
- * inside it, bpf_ksym_del().  The first to see a program reports it. */
+/* Set once bpf_prog_kallsyms_del() is seen: on kernels that call it out of
+ * line, bpf_ksym_del() inside it sees the same program again. */
+bool prog_del_fires = false;
+
+/* Unloads seen by prog_del, for ksym_del to skip (see prog_del_fires). */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 4096);
@@ -318,34 +348,61 @@ struct {
 	__type(value, u8);
 } unloaded SEC(".maps");
 
-static __always_inline void prog_unload(struct bpf_prog *fp, u8 hook)
+static __always_inline void prog_unload(struct prog_info *pi, u8 hook)
 {
-	struct bpf_prog_aux *aux = BPF_CORE_READ(fp, aux);
+	/* A local: BPF_CORE_READ(pi->aux, ...) would relocate prog_info too. */
+	struct bpf_prog_aux *aux = pi->aux;
 	u64 key = (u64)aux;
 	struct kt_owner *o;
 	u8 one = 1;
-	u32 id;
 
-	if (bpf_map_lookup_elem(&unloaded, &key)) {
+	if (hook == KT_HOOK_KSYM_DEL && prog_del_fires && bpf_map_lookup_elem(&unloaded, &key)) {
 		bpf_map_delete_elem(&unloaded, &key);
 		return;
 	}
 	o = bpf_map_lookup_elem(&owners, &key);
 	if (o) {
 		/* bpf_prog_free_id() already zeroed aux->id. */
-		id = o->prog_id;
+		pi->id = o->prog_id;
 	} else {
 		/* Loaded before we attached.  Programs that never reached kallsyms
 		 * (load errors after the verifier) were never reported. */
 		if (!ksym_listed(&aux->ksym))
 			return;
-		id = BPF_CORE_READ(aux, id);
+		pi->id = BPF_CORE_READ(aux, id);
 	}
-	emit_prog(fp, KT_BPF_EVENT_PROG_UNLOAD, id, o, hook);
+	emit_prog(pi, KT_BPF_EVENT_PROG_UNLOAD, o, hook);
 	if (o)
 		bpf_map_delete_elem(&owners, &key);
-	if (hook == KT_HOOK_PROG_DEL)
+	if (hook == KT_HOOK_PROG_DEL) {
+		prog_del_fires = true;
 		bpf_map_update_elem(&unloaded, &key, &one, BPF_ANY);
+	}
+}
+
+/* The program's fields through a BTF-typed pointer: plain loads. */
+static __always_inline void prog_info_direct(struct prog_info *pi, struct bpf_prog *fp)
+{
+	pi->aux = fp->aux;
+	pi->func = pi->aux->func;
+	pi->func_cnt = pi->aux->func_cnt;
+	pi->bpf_func = (u64)fp->bpf_func;
+	pi->jited_len = fp->jited_len;
+	pi->id = pi->aux->id;
+	__builtin_memcpy(pi->tag, fp->tag, KT_TAG_SIZE);
+}
+
+/* The same from an untyped pointer, with probe reads. */
+static __always_inline void prog_info_probed(struct prog_info *pi, struct bpf_prog *fp,
+					     struct bpf_prog_aux *aux)
+{
+	pi->aux = aux;
+	pi->func = BPF_CORE_READ(aux, func);
+	pi->func_cnt = BPF_CORE_READ(aux, func_cnt);
+	pi->bpf_func = (u64)BPF_CORE_READ(fp, bpf_func);
+	pi->jited_len = BPF_CORE_READ(fp, jited_len);
+	pi->id = 0;
+	bpf_probe_read_kernel(pi->tag, sizeof(pi->tag), &fp->tag);
 }
 
 /* bpf_prog_load() calls this for the main program right after
@@ -355,15 +412,13 @@ static __always_inline void prog_unload(struct bpf_prog *fp, u8 hook)
 SEC("fexit/bpf_prog_kallsyms_add")
 int BPF_PROG(prog_add, struct bpf_prog *fp)
 {
-	struct bpf_prog_aux *aux;
-	u32 id;
+	struct prog_info pi;
 
-	if (BPF_CORE_READ_BITFIELD_PROBED(fp, is_func))
+	if (BPF_CORE_READ_BITFIELD(fp, is_func))
 		return 0;
-	aux = BPF_CORE_READ(fp, aux);
-	id = BPF_CORE_READ(aux, id);
-	owner_save((u64)aux, KT_SRC_BPF_PROG, id, 0, NULL);
-	emit_prog(fp, KT_BPF_EVENT_PROG_LOAD, id, NULL, KT_HOOK_PROG_ADD);
+	prog_info_direct(&pi, fp);
+	owner_save((u64)pi.aux, KT_SRC_BPF_PROG, pi.id, 0, NULL);
+	emit_prog(&pi, KT_BPF_EVENT_PROG_LOAD, NULL, KT_HOOK_PROG_ADD);
 	return 0;
 }
 
@@ -373,9 +428,12 @@ int BPF_PROG(prog_add, struct bpf_prog *fp)
 SEC("fentry/bpf_prog_kallsyms_del")
 int BPF_PROG(prog_del, struct bpf_prog *fp)
 {
-	if (BPF_CORE_READ_BITFIELD_PROBED(fp, is_func))
+	struct prog_info pi;
+
+	if (BPF_CORE_READ_BITFIELD(fp, is_func))
 		return 0;
-	prog_unload(fp, KT_HOOK_PROG_DEL);
+	prog_info_direct(&pi, fp);
+	prog_unload(&pi, KT_HOOK_PROG_DEL);
 	return 0;
 }
 
@@ -387,10 +445,10 @@ static __always_inline void emit_image(struct bpf_ksym *ksym, u16 flags, const s
 	unsigned long start, end;
 	struct ev v;
 
-	if (!ev_init(&v, KT_RECORD_KSYMBOL, KT_SRC_BPF_IMAGE, hook))
+	if (!ev_init(&v, KT_RECORD_KSYMBOL, KT_SRC_BPF_IMAGE, hook, 1))
 		return;
-	start = BPF_CORE_READ(ksym, start);
-	end = BPF_CORE_READ(ksym, end);
+	start = ksym->start;
+	end = ksym->end;
 	v.e->addr = start;
 	/* The real extent.  6.12's bpf_image_ksym_add() reports PAGE_SIZE to perf
 	 * although trampolines share packed pages there (docs/kernel-facts.md). */
@@ -408,7 +466,7 @@ int BPF_PROG(ksym_add, struct bpf_ksym *ksym)
 	u64 key = (u64)ksym;
 
 	/* Programs are reported by prog_add, with their BPF_EVENT. */
-	if (BPF_CORE_READ(ksym, prog))
+	if (ksym->prog)
 		return 0;
 	owner_save(key, KT_SRC_BPF_IMAGE, 0, 0, NULL);
 	emit_image(ksym, 0, NULL, KT_HOOK_KSYM_ADD);
@@ -421,16 +479,19 @@ int BPF_PROG(ksym_del, struct bpf_ksym *ksym)
 	u64 key = (u64)ksym;
 	struct bpf_prog_aux *aux;
 	struct bpf_prog *prog;
+	struct prog_info pi;
 	struct kt_owner *o;
 
 	/* Never added (func[0] since 0108a4e9f358): the kernel returns too. */
-	if (!ksym_listed(ksym))
+	if (ksym->lnode.next == &ksym->lnode)
 		return 0;
-	if (BPF_CORE_READ(ksym, prog)) {
-		aux = (void *)ksym - bpf_core_field_offset(struct bpf_prog_aux, ksym);
+	if (ksym->prog) {
+		aux = (void *)((u64)ksym - bpf_core_field_offset(struct bpf_prog_aux, ksym));
 		prog = BPF_CORE_READ(aux, prog);
-		if (prog && !BPF_CORE_READ_BITFIELD_PROBED(prog, is_func))
-			prog_unload(prog, KT_HOOK_KSYM_DEL);
+		if (!prog || BPF_CORE_READ_BITFIELD_PROBED(prog, is_func))
+			return 0;
+		prog_info_probed(&pi, prog, aux);
+		prog_unload(&pi, KT_HOOK_KSYM_DEL);
 		return 0;
 	}
 	o = bpf_map_lookup_elem(&owners, &key);
@@ -455,7 +516,7 @@ static __always_inline void emit_ool(u64 addr, u32 len, u16 flags, const char *n
 {
 	struct ev v;
 
-	if (!ev_init(&v, KT_RECORD_KSYMBOL, source, hook))
+	if (!ev_init(&v, KT_RECORD_KSYMBOL, source, hook, 1))
 		return;
 	v.e->addr = addr;
 	v.e->len = len;

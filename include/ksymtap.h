@@ -55,6 +55,11 @@ enum kt_hook {
 
 /* kt_event.ev_flags */
 #define KT_EVF_LOADER_IDENTITY 0x1 /* pid/comm/cgroup are the loader's, kept from load */
+/* This KSYMBOL event also carries its program's BPF_EVENT (bpf_type, prog_id,
+ * tag, prog_name): the loader emits that record right after the KSYMBOL.  One
+ * ring record per load or unload of a single-function program, not two. */
+#define KT_EVF_BPF_EVENT 0x2
+#define KT_PROG_NAME_LEN 16 /* BPF_OBJ_NAME_LEN */
 
 /*
  * One event pushed into the ring buffer.  Variable length: only
@@ -80,6 +85,7 @@ struct kt_event {
 	__u16 ev_flags;		/* KT_EVF_* */
 	__u16 name_len;		/* strlen(name) */
 	char comm[KT_COMM_LEN];
+	char prog_name[KT_PROG_NAME_LEN]; /* with KT_EVF_BPF_EVENT */
 	char name[KT_NAME_MAX];
 };
 

@@ -183,6 +183,10 @@ static int on_event(void *ctx, void *data, size_t size)
 	}
 	r.time += b->clock_off;
 	err = b->emit(b->ctx, &r);
+	/* A program's KSYMBOL and BPF_EVENT in one ring record: the kernel's
+	 * order, KSYMBOL first, same time. */
+	if (!err && !kt_record_bpf_event_of(&r, data, size))
+		err = b->emit(b->ctx, &r);
 	if (err)
 		b->emit_err = err;
 	return err;

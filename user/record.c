@@ -95,3 +95,25 @@ unsigned char kt_classify(unsigned int ksym_type, const char *name)
 	}
 	return KT_SRC_UNKNOWN;
 }
+
+int kt_record_bpf_event_of(struct kt_record *r, const void *data, size_t size)
+{
+	const struct kt_event *e = data;
+
+	if (size < KT_EVENT_HDR_SIZE || !(e->ev_flags & KT_EVF_BPF_EVENT))
+		return -ENOENT;
+	/* The KSYMBOL's conversion already filled in time and attribution. */
+	r->type = KT_RECORD_BPF_EVENT;
+	r->source = KT_SRC_BPF_PROG;
+	r->addr = 0;
+	r->len = 0;
+	r->ksym_type = 0;
+	r->flags = 0;
+	r->bpf_type = e->bpf_type;
+	r->bpf_flags = e->bpf_flags;
+	r->prog_id = e->prog_id;
+	memcpy(r->tag, e->tag, sizeof(r->tag));
+	memcpy(r->name, e->prog_name, KT_PROG_NAME_LEN);
+	r->name[KT_PROG_NAME_LEN - 1] = 0;
+	return 0;
+}

@@ -40,12 +40,14 @@ for want in 'K	.*	1	0	bpf_prog_[0-9a-f]*_kt_sock_main$' \
 done
 
 grep "	2	" native.tsv | sed "s/^/native: /"
-match_records native.tsv ours.tsv || {
-	cat native.tsv
-	echo "-- ours"
-	cat ours.tsv
+match_records native.tsv ours.tsv >match.txt || {
+	echo "-- native"; cat native.tsv
+	echo "-- ours"; cat ours.tsv
+	# Last, so that the report's tail shows it.
+	echo "-- problems"; cat match.txt
 	fail "native records missing from ksymtap's output"
 }
+cat match.txt
 
 # Programs: ids and tags as bpftool would say are in the BPF_EVENTs above;
 # each load must come with its KSYMBOLs before it, as natively.

@@ -7,6 +7,10 @@ kt_start out.json -f json -v
 grep -q '^ksymtap: ready: backend bpf; sources: bpf_prog' out.json.err ||
 	fail "ready line does not name the bpf backend: $(grep ready out.json.err)"
 cat out.json.err
+# A hook may be off only because this kernel lacks its function, never because
+# the kernel refused our program (that would be our bug).
+! grep -E '^ksymtap: hook .* off: ' out.json.err | grep -v 'off: kernel has no ' ||
+	fail "hooks off for another reason than a missing kernel function"
 
 ktload -w go $BIN/subprogs.bpf.o >load.txt &
 LOAD=$!
