@@ -5,14 +5,19 @@
  * does not say: where each image ends.
  *
  * - bpf_kallsyms (kernel/bpf/core.c): every struct bpf_ksym, in the order
- *   bpf_get_kallsym() lists them.  Programs (ksym->prog) are skipped: the loader
- *   has them, with their lengths, from bpf_prog_info.  The rest are trampolines,
- *   dispatchers and struct_ops images, and [start, end) is their real extent;
- *   on 6.12 trampolines are packed and end - start is far below the page the
- *   kernel's own KSYMBOL reports (docs/kernel-facts.md).
+ *   bpf_get_kallsym() lists them.  For programs (ksym->prog) the loader wants
+ *   only the name kallsyms shows (lengths and ids come from bpf_prog_info):
+ *   reading it here spares reading the [bpf] part of /proc/kallsyms, which
+ *   costs the kernel O(programs^2) (bpf_get_kallsym() walks this list from its
+ *   head for every line).  The rest are trampolines, dispatchers and struct_ops
+ *   images, and [start, end) is their real extent; on 6.12 trampolines are
+ *   packed and end - start is far below the page the kernel's own KSYMBOL
+ *   reports (docs/kernel-facts.md).
  * - ftrace_ops_trampoline_list (kernel/trace/ftrace.c, 5.9+): every ftrace_ops
  *   with an allocated trampoline, as ftrace_get_trampoline_kallsym() lists
  *   them; trampoline_size is what ftrace_update_trampoline() reports to perf.
+ * - kprobe_insn_slots, kprobe_optinsn_slots (kernel/kprobes.c): their pages,
+ *   as kprobe_cache_get_kallsym() lists them, under the cache's name.
  *
  * Both lists are static: the typeless ksyms resolve through /proc/kallsyms,
  * which lists static data only with CONFIG_KALLSYMS_ALL=y (both Debian
@@ -35,6 +40,18 @@ char LICENSE[] SEC("license") = "GPL";
  * libbpf would read all of kallsyms once more to resolve them. */
 const volatile __u64 bpf_kallsyms_addr = 0;
 const volatile __u64 ftrace_list_addr = 0;
+const volatile __u64 kprobe_caches[2] = {}; /* kprobe_insn_slots, kprobe_optinsn_slots */
+
+/* Not in the BTF of kernels built without CONFIG_KPROBES (the dev host's). */
+struct kprobe_insn_cache___kt {
+	const char *sym;
+	struct list_head pages;
+} __attribute__((preserve_access_index));
+
+struct kprobe_insn_page___kt {
+	struct list_head list;
+	void *insns;
+} __attribute__((preserve_access_index));
 
 /* More than any list holds; bpf_loop() allows 1 << 23. */
 #define MAX_STEPS (1 << 20)
@@ -47,30 +64,31 @@ __u32 skip;    /* in: images earlier runs already returned */
 struct walk {
 	__u64 head;
 	__u64 node;
+	const char *sym; /* kprobe pages: their cache's name */
 	__u32 kind;
 	__u32 seen;
 	bool done; /* back at the head */
 	bool full; /* images[] is full: stop everything */
 };
 
-static __always_inline bool store(struct walk *w, __u64 start, __u64 end, const char *name)
+static __always_inline bool store(struct walk *w, __u32 kind, __u64 start, __u64 end,
+				  const char *name)
 {
 	struct kt_snap_image *img;
 	__u32 idx;
 	long n;
 
-	if (w->seen++ < skip)
-		return true;
 	idx = nimages;
 	if (idx >= KT_SNAP_MAX_IMAGES) {
 		more = 1;
 		w->full = true;
 		return false;
 	}
+	w->seen++;
 	img = &images[idx];
 	img->start = start;
 	img->end = end;
-	img->kind = w->kind;
+	img->kind = kind;
 	img->flags = 0;
 	img->name[0] = 0;
 	if (name) {
@@ -88,26 +106,42 @@ static long walk_one(__u32 i, void *data)
 {
 	struct walk *w = data;
 	struct list_head *node = (void *)w->node;
+	struct kprobe_insn_page___kt *kip;
 	struct bpf_ksym *k;
 	struct ftrace_ops *op;
 	unsigned long tramp;
+	bool stored = true;
 
 	if (!w->node || w->node == w->head) {
 		w->done = true;
 		return 1;
 	}
+	/* Entries earlier runs returned: only follow the list. */
+	if (w->seen < skip) {
+		w->seen++;
+		w->node = (__u64)BPF_CORE_READ(node, next);
+		return 0;
+	}
 	if (w->kind == KT_SNAP_BPF_IMAGE) {
 		k = (void *)(w->node - bpf_core_field_offset(struct bpf_ksym, lnode));
-		if (!BPF_CORE_READ(k, prog) &&
-		    !store(w, BPF_CORE_READ(k, start), BPF_CORE_READ(k, end), k->name))
-			return 1;
-	} else {
+		stored = store(w, BPF_CORE_READ(k, prog) ? KT_SNAP_BPF_PROG : KT_SNAP_BPF_IMAGE,
+			       BPF_CORE_READ(k, start), BPF_CORE_READ(k, end), k->name);
+	} else if (w->kind == KT_SNAP_FTRACE) {
 		op = (void *)(w->node - bpf_core_field_offset(struct ftrace_ops, list));
 		tramp = BPF_CORE_READ(op, trampoline);
 		/* ftrace_get_trampoline_kallsym() skips these too. */
-		if (tramp && !store(w, tramp, tramp + BPF_CORE_READ(op, trampoline_size), NULL))
-			return 1;
+		if (tramp)
+			stored = store(w, KT_SNAP_FTRACE, tramp,
+				       tramp + BPF_CORE_READ(op, trampoline_size), NULL);
+		else
+			w->seen++;
+	} else {
+		kip = (void *)(w->node - bpf_core_field_offset(struct kprobe_insn_page___kt, list));
+		tramp = (unsigned long)BPF_CORE_READ(kip, insns);
+		stored = store(w, KT_SNAP_KPROBE, tramp, tramp + 4096, w->sym);
 	}
+	if (!stored)
+		return 1;
 	w->node = (__u64)BPF_CORE_READ(node, next);
 	return 0;
 }
@@ -127,8 +161,9 @@ static __always_inline int walk_list(struct walk *w, const void *head, __u32 kin
 SEC("syscall")
 int walk_images(void *ctx)
 {
+	struct kprobe_insn_cache___kt *c;
 	struct walk w = {};
-	int ret = KT_SNAP_OK;
+	int ret = KT_SNAP_OK, i;
 
 	nimages = 0;
 	more = 0;
@@ -144,5 +179,18 @@ int walk_images(void *ctx)
 				 KT_SNAP_FTRACE_UNFINISHED);
 	else
 		ret |= KT_SNAP_NO_FTRACE_LIST;
+	if (w.full)
+		return ret;
+	if (!kprobe_caches[0])
+		return ret | KT_SNAP_NO_KPROBE_LIST;
+	for (i = 0; i < 2; i++) {
+		c = (void *)kprobe_caches[i];
+		if (!c)
+			continue;
+		w.sym = BPF_CORE_READ(c, sym);
+		ret |= walk_list(&w, &c->pages, KT_SNAP_KPROBE, KT_SNAP_KPROBE_UNFINISHED);
+		if (w.full)
+			return ret;
+	}
 	return ret;
 }

@@ -171,26 +171,74 @@ void kt_dynsyms_free(struct kt_dynsyms *d)
 /* "ffffffff82a0c4e0 d bpf_kallsyms\n": the core kernel's static data. */
 static void core_list_head(struct kt_dynsyms *d, const char *line)
 {
+	static const char *const heads[] = { "bpf_kallsyms\n", "ftrace_ops_trampoline_list\n",
+					     "kprobe_insn_slots\n", "kprobe_optinsn_slots\n" };
 	const char *sp = strchr(line, ' ');
 	unsigned long long addr;
+	unsigned int i;
 
 	if (!sp || (sp[1] != 'd' && sp[1] != 'b' && sp[1] != 'D' && sp[1] != 'B') || sp[2] != ' ')
 		return;
-	if (strcmp(sp + 3, "bpf_kallsyms\n") && strcmp(sp + 3, "ftrace_ops_trampoline_list\n"))
+	for (i = 0; i < 4; i++)
+		if (!strcmp(sp + 3, heads[i]))
+			break;
+	if (i == 4 || sscanf(line, "%llx", &addr) != 1)
 		return;
-	if (sscanf(line, "%llx", &addr) != 1)
-		return;
-	if (sp[3] == 'b')
+	switch (i) {
+	case 0:
 		d->bpf_kallsyms = addr;
-	else
+		break;
+	case 1:
 		d->ftrace_list = addr;
+		break;
+	default:
+		d->kprobe_caches[i - 2] = addr;
+	}
 }
 
-int kt_dynsyms_read(const char *path, struct kt_dynsyms *d)
+int kt_dynsyms_add(struct kt_dynsyms *d, size_t *cap, __u64 addr, unsigned int source,
+		   const char *name)
+{
+	struct kt_dynsym *nv;
+
+	if (d->n == *cap) {
+		*cap = *cap ? *cap * 2 : 64;
+		nv = realloc(d->v, *cap * sizeof(*nv));
+		if (!nv)
+			return -ENOMEM;
+		d->v = nv;
+	}
+	d->v[d->n].addr = addr;
+	d->v[d->n].source = source;
+	d->v[d->n].name = strdup(name);
+	if (!d->v[d->n].name)
+		return -ENOMEM;
+	d->n++;
+	return 0;
+}
+
+int kt_dynsyms_index(struct kt_dynsyms *d)
+{
+	size_t i;
+
+	free(d->by_addr);
+	d->by_addr = NULL;
+	if (!d->n)
+		return 0;
+	d->by_addr = malloc(d->n * sizeof(*d->by_addr));
+	if (!d->by_addr)
+		return -ENOMEM;
+	for (i = 0; i < d->n; i++)
+		d->by_addr[i] = &d->v[i];
+	qsort(d->by_addr, d->n, sizeof(*d->by_addr), by_addr);
+	return 0;
+}
+
+static int dynsyms_read(const char *path, struct kt_dynsyms *d, bool core_only)
 {
 	char line[KT_NAME_MAX + 128], name[KT_NAME_MAX];
-	bool nonzero = false;
-	size_t cap = 0, i;
+	bool nonzero = false, any = false;
+	size_t cap = 0;
 	int src, err = 0;
 	__u64 addr;
 	FILE *f;
@@ -200,6 +248,11 @@ int kt_dynsyms_read(const char *path, struct kt_dynsyms *d)
 	if (!f)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
+		if (core_only && strchr(line, '\t'))
+			break; /* the first "[module]" line */
+		any = true;
+		if (!nonzero && strtoull(line, NULL, 16))
+			nonzero = true;
 		src = kt_kallsyms_parse_dynamic(line, &addr, name, sizeof(name));
 		if (src == 0) {
 			core_list_head(d, line);
@@ -207,46 +260,31 @@ int kt_dynsyms_read(const char *path, struct kt_dynsyms *d)
 		}
 		if (src < 0)
 			continue;
-		if (d->n == cap) {
-			struct kt_dynsym *nv;
-
-			cap = cap ? cap * 2 : 64;
-			nv = realloc(d->v, cap * sizeof(*nv));
-			if (!nv) {
-				err = -ENOMEM;
-				break;
-			}
-			d->v = nv;
-		}
-		d->v[d->n].addr = addr;
-		d->v[d->n].source = src;
-		d->v[d->n].name = strdup(name);
-		if (!d->v[d->n].name) {
-			err = -ENOMEM;
+		err = kt_dynsyms_add(d, &cap, addr, src, name);
+		if (err)
 			break;
-		}
-		nonzero |= addr != 0;
-		d->n++;
 	}
 	if (!err && ferror(f))
 		err = -EIO;
 	fclose(f);
-	if (!err && d->n && !nonzero)
+	/* kptr_restrict without CAP_SYSLOG: every address reads 0. */
+	if (!err && any && !nonzero)
 		err = -EACCES;
-	if (!err && d->n) {
-		d->by_addr = malloc(d->n * sizeof(*d->by_addr));
-		if (!d->by_addr)
-			err = -ENOMEM;
-	}
-	if (err) {
+	if (!err)
+		err = kt_dynsyms_index(d);
+	if (err)
 		kt_dynsyms_free(d);
-		return err;
-	}
-	for (i = 0; i < d->n; i++)
-		d->by_addr[i] = &d->v[i];
-	if (d->n)
-		qsort(d->by_addr, d->n, sizeof(*d->by_addr), by_addr);
-	return 0;
+	return err;
+}
+
+int kt_dynsyms_read(const char *path, struct kt_dynsyms *d)
+{
+	return dynsyms_read(path, d, false);
+}
+
+int kt_dynsyms_read_core(const char *path, struct kt_dynsyms *d)
+{
+	return dynsyms_read(path, d, true);
 }
 
 /* Index of the first entry at or above addr. */

@@ -38,6 +38,7 @@ struct kt_dynsyms {
 	struct kt_dynsym **by_addr;
 	/* Static list heads the snapshot walker follows (0: not listed). */
 	__u64 bpf_kallsyms, ftrace_list;
+	__u64 kprobe_caches[2]; /* kprobe_insn_slots, kprobe_optinsn_slots */
 };
 
 /* The kallsyms module a source's symbols are listed under, or NULL. */
@@ -55,6 +56,14 @@ int kt_kallsyms_format(char *buf, size_t size, __u64 addr, const char *name,
 /* Every dynamic symbol of /proc/kallsyms (path NULL) or of a file in its
  * format.  -EACCES if the addresses are hidden (kptr_restrict). */
 int kt_dynsyms_read(const char *path, struct kt_dynsyms *d);
+/* Only the core kernel's part (no dynamic symbols): the list heads above.  It
+ * ends at the first "[module]" line, before the [bpf] part the kernel makes at
+ * O(programs^2) cost. */
+int kt_dynsyms_read_core(const char *path, struct kt_dynsyms *d);
+/* Add one entry (copies name); kt_dynsyms_index() after the last. */
+int kt_dynsyms_add(struct kt_dynsyms *d, size_t *cap, __u64 addr, unsigned int source,
+		   const char *name);
+int kt_dynsyms_index(struct kt_dynsyms *d);
 void kt_dynsyms_free(struct kt_dynsyms *d);
 /* The entry of that source at addr, or NULL. */
 const struct kt_dynsym *kt_dynsyms_find(const struct kt_dynsyms *d, __u64 addr,

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The snapshot: one pass over /proc/kallsyms (names, and the list heads the
- * walker follows), the walker (so its own program is gone before the
- * enumeration), then the programs, then the records.  A program born after
- * the kallsyms pass gets its name rebuilt the kernel's way (the same name);
- * whatever is born after the hooks attached is in flight in the backend too.
+ * The snapshot: the core part of /proc/kallsyms (the list heads the walker
+ * follows), the walker (so its own program is gone before the enumeration),
+ * then the programs, then the records.  Names of program images come from the
+ * walker (the kernel's own bpf_ksym names), so the [bpf] part of kallsyms,
+ * which costs the kernel O(programs^2) to list, is read only where the walker
+ * could not finish.  A program born after the walk gets its name rebuilt the
+ * kernel's way (the same name); whatever is born after the hooks attached is
+ * in flight in the backend too.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -20,6 +23,7 @@ struct ctx {
 	kt_emit_fn emit;
 	void *ctx;
 	const struct kt_dynsyms *ks; /* NULL if unreadable */
+	bool ks_walked;		     /* ks was made from the walker's lists */
 	__u64 page;
 };
 
@@ -100,7 +104,7 @@ static int emit_images(struct ctx *c, unsigned int source, __u32 kind, bool walk
 			return err;
 		(*count)++;
 	}
-	for (i = 0; c->ks && i < c->ks->n; i++) {
+	for (i = 0; c->ks && !c->ks_walked && i < c->ks->n; i++) {
 		e = &c->ks->v[i];
 		if (e->source != source || (walked && walker_has(v, n, kind, e->addr, e->name)))
 			continue;
@@ -114,6 +118,29 @@ static int emit_images(struct ctx *c, unsigned int source, __u32 kind, bool walk
 	return 0;
 }
 
+/* The names kallsyms would give program images and kprobe pages, from the
+ * walker's entries (truncated names are left out: those get rebuilt). */
+static int walker_names(struct kt_dynsyms *ks, const struct kt_snap_image *v, size_t n)
+{
+	size_t i, cap = 0;
+	int err = 0;
+
+	memset(ks, 0, sizeof(*ks));
+	for (i = 0; i < n && !err; i++) {
+		if (v[i].flags & KT_SNAP_F_TRUNCATED || !v[i].name[0])
+			continue;
+		if (v[i].kind == KT_SNAP_BPF_PROG)
+			err = kt_dynsyms_add(ks, &cap, v[i].start, KT_SRC_BPF_PROG, v[i].name);
+		else if (v[i].kind == KT_SNAP_KPROBE)
+			err = kt_dynsyms_add(ks, &cap, v[i].start, KT_SRC_KPROBE, v[i].name);
+	}
+	if (!err)
+		err = kt_dynsyms_index(ks);
+	if (err)
+		kt_dynsyms_free(ks);
+	return err;
+}
+
 int kt_snapshot(kt_emit_fn emit, void *ctx, struct kt_snapshot_stats *st, char *why,
 		size_t why_size)
 {
@@ -123,34 +150,52 @@ int kt_snapshot(kt_emit_fn emit, void *ctx, struct kt_snapshot_stats *st, char *
 	struct ctx c = {.emit = emit, .ctx = ctx, .page = sysconf(_SC_PAGESIZE)};
 	size_t nimgs = 0, nprogs = 0, i;
 	int err, wflags = 0, n;
+	bool walked_kprobe;
+	const char *kpath;
 
 	memset(st, 0, sizeof(*st));
 	memset(&ks, 0, sizeof(ks));
 	/* Tests point this at /dev/null to check the built names against the
 	 * kernel's (docs/snapshot.md). */
-	err = kt_dynsyms_read(getenv("KSYMTAP_KALLSYMS"), &ks);
-	if (err) {
-		kt_warn("snapshot: /proc/kallsyms: %s: program names are rebuilt; BPF images, "
-			"ftrace trampolines and kprobe pages are not listed",
-			strerror(-err));
-		err = 0;
-	} else {
-		c.ks = &ks;
-	}
-
-	err = kt_snapshot_walk(c.ks, &imgs, &nimgs, &wflags);
+	kpath = getenv("KSYMTAP_KALLSYMS");
+	err = kt_dynsyms_read_core(kpath, &ks);
+	if (err)
+		kt_debug("snapshot: /proc/kallsyms: %s", strerror(-err));
+	err = kt_snapshot_walk(err ? NULL : &ks, &imgs, &nimgs, &wflags);
 	if (err) {
 		kt_debug(
 		    "snapshot: image walker did not run (%s): lengths of BPF images and ftrace trampolines are estimated from /proc/kallsyms",
 		    strerror(-err));
-		wflags = KT_SNAP_NO_BPF_LIST | KT_SNAP_NO_FTRACE_LIST;
+		wflags = KT_SNAP_NO_BPF_LIST | KT_SNAP_NO_FTRACE_LIST | KT_SNAP_NO_KPROBE_LIST;
 	}
+	kt_dynsyms_free(&ks);
 	st->walked_bpf = !(wflags & (KT_SNAP_NO_BPF_LIST | KT_SNAP_BPF_UNFINISHED));
 	st->walked_ftrace = !(wflags & (KT_SNAP_NO_FTRACE_LIST | KT_SNAP_FTRACE_UNFINISHED));
+	walked_kprobe = !(wflags & (KT_SNAP_NO_KPROBE_LIST | KT_SNAP_KPROBE_UNFINISHED));
 	if (!err && !(st->walked_bpf && st->walked_ftrace))
 		kt_debug("snapshot: walker result 0x%x: %s%s estimated from /proc/kallsyms", wflags,
 			 st->walked_bpf ? "" : "BPF images ",
 			 st->walked_ftrace ? "" : "ftrace trampolines");
+
+	if (st->walked_bpf && st->walked_ftrace && walked_kprobe) {
+		err = walker_names(&ks, imgs, nimgs);
+		if (err)
+			goto out;
+		c.ks = &ks;
+		c.ks_walked = true;
+	} else {
+		kt_debug("snapshot: walker incomplete (0x%x): names from all of /proc/kallsyms",
+			 wflags);
+		err = kt_dynsyms_read(kpath, &ks);
+		if (err) {
+			kt_warn("snapshot: /proc/kallsyms: %s: program names are rebuilt; BPF images, "
+				"ftrace trampolines and kprobe pages are not listed",
+				strerror(-err));
+			err = 0;
+		} else {
+			c.ks = &ks;
+		}
+	}
 
 	err = kt_snapshot_read_progs(&progs, &nprogs);
 	if (err) {

@@ -18,9 +18,11 @@
 #include "snapshot.h"
 #include "snapshot.skel.h"
 
-/* Enough for 64 * KT_SNAP_MAX_IMAGES images; a list still growing past that
- * is left to /proc/kallsyms. */
-#define MAX_RUNS 64
+/* Enough for 512 * KT_SNAP_MAX_IMAGES (131072) symbols; a list still growing
+ * past that is left to /proc/kallsyms.  Each run follows the lists past what
+ * earlier runs returned (one read per entry), so n symbols cost n^2 / 512
+ * steps: 50,000 for 5,000 programs. */
+#define MAX_RUNS 512
 
 static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
@@ -48,6 +50,8 @@ int kt_snapshot_walk(const struct kt_dynsyms *ks, struct kt_snap_image **out, si
 	}
 	skel->rodata->bpf_kallsyms_addr = ks ? ks->bpf_kallsyms : 0;
 	skel->rodata->ftrace_list_addr = ks ? ks->ftrace_list : 0;
+	skel->rodata->kprobe_caches[0] = ks ? ks->kprobe_caches[0] : 0;
+	skel->rodata->kprobe_caches[1] = ks ? ks->kprobe_caches[1] : 0;
 	err = snapshot_bpf__load(skel);
 	if (err)
 		goto out;
@@ -72,7 +76,8 @@ int kt_snapshot_walk(const struct kt_dynsyms *ks, struct kt_snap_image **out, si
 		n += skel->bss->nimages;
 	} while (skel->bss->more && ++runs < MAX_RUNS);
 	if (skel->bss->more)
-		*flags |= KT_SNAP_BPF_UNFINISHED | KT_SNAP_FTRACE_UNFINISHED;
+		*flags |= KT_SNAP_BPF_UNFINISHED | KT_SNAP_FTRACE_UNFINISHED |
+			  KT_SNAP_KPROBE_UNFINISHED;
 out:
 	snapshot_bpf__destroy(skel);
 	libbpf_set_print(old);
