@@ -96,7 +96,9 @@ kname=$(basename "$(dirname "$kernel")")
 kname=${kname#linux-image-}
 kname=${kname%-unsigned}
 
-work=$top/build/vm/$kname
+# One directory per run: two runs on the same kernel (make test beside make
+# bench) must not share an initramfs.
+work=$top/build/vm/$kname.$suite.$$
 rm -rf "$work"
 mkdir -p "$work/root"
 root=$work/root
@@ -200,5 +202,8 @@ if [ -n "$problem" ]; then
 fi
 echo "vmtest: $kname: $pass passed, $fail failed, $skip skipped in ${elapsed}s" >&2
 [ -n "$counts" ] && echo "$pass $fail $skip" >"$counts"
-[ -n "$keep" ] || rm -rf "$root"
+[ -n "$keep" ] || rm -rf "$root" "$work/initramfs.cpio"
+# The newest run's logs stay reachable under the plain kernel name.
+[ -L "$top/build/vm/$kname" ] || rm -rf "$top/build/vm/$kname"
+ln -sfn "$(basename "$work")" "$top/build/vm/$kname"
 [ $fail -eq 0 ]
