@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The BPF backend: open -> decide hooks -> load -> attach -> poll, the
- * libbpf-bootstrap lifecycle.  A hook whose target this kernel lacks, or that
- * the kernel refuses, is turned off alone (bcc libbpf-tools style); the backend
- * fails only when nothing attaches.
+ * The BPF backend at run time: the ring buffer consumer, the drop counter, the
+ * owners map for adopted snapshot symbols.  Loading and attaching happen in
+ * user/bpf_loader.c, which leaves only fds behind.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -15,20 +14,16 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "backend.h"
+#include "bpf_loader.h"
 #include "clock.h"
 #include "hooks.h"
 #include "kallsyms.h"
 #include "log.h"
-#include "ksymtap.skel.h"
 
 struct bpf_backend {
 	struct kt_backend base;
-	struct ksymtap_bpf *skel;
+	struct kt_bpf_loaded l; /* the maps and links, as fds */
 	struct ring_buffer *rb;
-	struct bpf_link *links[KT_HOOK_MAX];
-	bool want[KT_HOOK_MAX];
-	char why[KT_HOOK_MAX][96];
-	struct kt_range ftrace_caller, kprobe_caller;
 	kt_emit_fn emit;
 	void *ctx;
 	__s64 clock_off;
@@ -36,140 +31,6 @@ struct bpf_backend {
 	int ncpus;
 	int emit_err;
 };
-
-static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	/* -v: libbpf's warnings and info; -vv: its debug output too. */
-	if (kt_verbose < 1 || (level == LIBBPF_DEBUG && kt_verbose < 2))
-		return 0;
-	return vfprintf(stderr, fmt, ap);
-}
-
-static void hook_off(struct bpf_backend *b, int h, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void hook_off(struct bpf_backend *b, int h, const char *fmt, ...)
-{
-	va_list ap;
-
-	b->want[h] = false;
-	va_start(ap, fmt);
-	vsnprintf(b->why[h], sizeof(b->why[h]), fmt, ap);
-	va_end(ap);
-}
-
-static struct bpf_program *hook_prog(struct ksymtap_bpf *skel, int h)
-{
-	return bpf_object__find_program_by_name(skel->obj, kt_hooks[h].prog);
-}
-
-/* Which hooks can work here, from BTF and kallsyms, before anything loads. */
-static void decide_hooks(struct bpf_backend *b, const struct kt_backend_opts *o, struct btf *vmlinux)
-{
-	static const char *const callers[] = { "arch_ftrace_update_trampoline",
-					       "alloc_insn_page" };
-	struct kt_range r[2];
-	int h, n;
-
-	for (h = 0; h < KT_HOOK_MAX; h++) {
-		b->want[h] = true;
-		if (o->disabled & (1UL << h))
-			hook_off(b, h, "disabled by --disable-hook");
-		else if (btf__find_by_name_kind(vmlinux, kt_hooks[h].target, BTF_KIND_FUNC) < 0)
-			hook_off(b, h, "kernel has no %s()", kt_hooks[h].target);
-	}
-	/* < 6.10: module_alloc() serves everyone; only the caller says who. */
-	if (b->want[KT_HOOK_MODULE_ALLOC]) {
-		n = kt_kallsyms_func_ranges(NULL, callers, 2, r);
-		if (n < 0) {
-			hook_off(b, KT_HOOK_MODULE_ALLOC, "cannot resolve its callers in kallsyms: %s",
-				 strerror(-n));
-		} else if (n == 0) {
-			hook_off(b, KT_HOOK_MODULE_ALLOC, "kallsyms has neither %s nor %s",
-				 callers[0], callers[1]);
-		} else {
-			b->ftrace_caller = r[0];
-			b->kprobe_caller = r[1];
-		}
-	}
-	if (!b->want[KT_HOOK_MODULE_ALLOC] && b->want[KT_HOOK_MODULE_MEMFREE])
-		hook_off(b, KT_HOOK_MODULE_MEMFREE, "module_alloc hook is off");
-	if (!b->want[KT_HOOK_EXECMEM_ALLOC] && b->want[KT_HOOK_EXECMEM_FREE])
-		hook_off(b, KT_HOOK_EXECMEM_FREE, "execmem_alloc hook is off");
-	/* kprobe pages are reported where __get_insn_slot() returns, but only
-	 * once an allocator hook has seen the page being made. */
-	if (b->want[KT_HOOK_INSN_SLOT] && !b->want[KT_HOOK_EXECMEM_ALLOC] &&
-	    !(b->want[KT_HOOK_MODULE_ALLOC] && b->kprobe_caller.start))
-		hook_off(b, KT_HOOK_INSN_SLOT, "no allocator hook sees kprobe pages");
-}
-
-static int open_skel(struct bpf_backend *b, const struct kt_backend_opts *o, int only,
-		     struct ksymtap_bpf **out)
-{
-	struct ksymtap_bpf *skel = ksymtap_bpf__open();
-	int h, err;
-
-	if (!skel)
-		return -errno;
-	for (h = 0; h < KT_HOOK_MAX; h++)
-		bpf_program__set_autoload(hook_prog(skel, h), only < 0 ? b->want[h] : h == only);
-	skel->rodata->ftrace_caller.start = b->ftrace_caller.start;
-	skel->rodata->ftrace_caller.end = b->ftrace_caller.end;
-	skel->rodata->kprobe_caller.start = b->kprobe_caller.start;
-	skel->rodata->kprobe_caller.end = b->kprobe_caller.end;
-	skel->rodata->page_size = sysconf(_SC_PAGESIZE);
-	err = bpf_map__set_max_entries(skel->maps.events, o->ringbuf_size);
-	if (err) {
-		ksymtap_bpf__destroy(skel);
-		return err;
-	}
-	*out = skel;
-	return 0;
-}
-
-/* The whole object failed to load: find the programs this kernel refuses, one
- * at a time, and turn only those off. */
-static void isolate_failures(struct bpf_backend *b, const struct kt_backend_opts *o)
-{
-	struct ksymtap_bpf *skel;
-	int h, err;
-
-	for (h = 0; h < KT_HOOK_MAX; h++) {
-		if (!b->want[h])
-			continue;
-		err = open_skel(b, o, h, &skel);
-		if (!err)
-			err = ksymtap_bpf__load(skel);
-		if (skel)
-			ksymtap_bpf__destroy(skel);
-		if (err)
-			hook_off(b, h, "kernel refused to load it: %s", strerror(-err));
-	}
-}
-
-static int load(struct bpf_backend *b, const struct kt_backend_opts *o)
-{
-	int err, h, n = 0;
-
-	for (h = 0; h < KT_HOOK_MAX; h++)
-		n += b->want[h];
-	if (!n)
-		return -ENOENT;
-	err = open_skel(b, o, -1, &b->skel);
-	if (err)
-		return err;
-	err = ksymtap_bpf__load(b->skel);
-	if (!err)
-		return 0;
-	ksymtap_bpf__destroy(b->skel);
-	b->skel = NULL;
-	if (err == -EPERM)
-		return err;
-	isolate_failures(b, o);
-	err = open_skel(b, o, -1, &b->skel);
-	if (err)
-		return err;
-	return ksymtap_bpf__load(b->skel);
-}
 
 static int on_event(void *ctx, void *data, size_t size)
 {
@@ -201,7 +62,7 @@ static unsigned long long read_dropped(struct bpf_backend *b)
 	v = calloc(b->ncpus, sizeof(*v));
 	if (!v)
 		return b->dropped_seen;
-	if (!bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.dropped), &zero, v))
+	if (!bpf_map_lookup_elem(b->l.dropped_fd, &zero, v))
 		for (i = 0; i < b->ncpus; i++)
 			total += v[i];
 	free(v);
@@ -252,7 +113,7 @@ static unsigned long long bpf_dropped(struct kt_backend *kb)
 
 static bool live(struct bpf_backend *b, int h)
 {
-	return b->links[h] != NULL;
+	return b->l.link_fd[h] >= 0;
 }
 
 static unsigned long bpf_hooks(struct kt_backend *kb)
@@ -270,10 +131,10 @@ static unsigned long bpf_hooks(struct kt_backend *kb)
 static void bpf_describe(struct kt_backend *kb, char *buf, size_t size)
 {
 	struct bpf_backend *b = (struct bpf_backend *)kb;
-	bool ftrace = (live(b, KT_HOOK_MODULE_ALLOC) && b->ftrace_caller.start) ||
+	bool ftrace = (live(b, KT_HOOK_MODULE_ALLOC) && b->l.ftrace_caller.start) ||
 		      live(b, KT_HOOK_EXECMEM_ALLOC);
 	bool kprobe = live(b, KT_HOOK_INSN_SLOT) &&
-		      ((live(b, KT_HOOK_MODULE_ALLOC) && b->kprobe_caller.start) ||
+		      ((live(b, KT_HOOK_MODULE_ALLOC) && b->l.kprobe_caller.start) ||
 		       live(b, KT_HOOK_EXECMEM_ALLOC));
 
 	snprintf(buf, size, "%s%s%s%s", live(b, KT_HOOK_PROG_ADD) ? " bpf_prog" : "",
@@ -299,7 +160,7 @@ static int bpf_adopt(struct kt_backend *kb, const struct kt_record *r)
 	o.len = r->len;
 	memcpy(o.name, r->name, strnlen(r->name, sizeof(o.name) - 1));
 	/* A birth the hooks saw already has its entry, with its task. */
-	if (bpf_map_update_elem(bpf_map__fd(b->skel->maps.owners), &key, &o, BPF_NOEXIST) &&
+	if (bpf_map_update_elem(b->l.owners_fd, &key, &o, BPF_NOEXIST) &&
 	    errno != EEXIST)
 		return -errno;
 	return 0;
@@ -308,109 +169,34 @@ static int bpf_adopt(struct kt_backend *kb, const struct kt_record *r)
 static void bpf_close(struct kt_backend *kb)
 {
 	struct bpf_backend *b = (struct bpf_backend *)kb;
-	int h;
 
 	if (!b)
 		return;
 	ring_buffer__free(b->rb);
-	for (h = 0; h < KT_HOOK_MAX; h++)
-		bpf_link__destroy(b->links[h]);
-	ksymtap_bpf__destroy(b->skel);
+	kt_bpf_loaded_close(&b->l);
 	free(b);
-}
-
-/* -v: every hook, and why any is off. */
-static void list_hooks(struct bpf_backend *b)
-{
-	int h;
-
-	for (h = 0; h < KT_HOOK_MAX; h++)
-		kt_debug("hook %-20s on %-30s %s%s", kt_hooks[h].prog, kt_hooks[h].target,
-			 b->links[h] ? "live" : "off: ", b->links[h] ? "" : b->why[h]);
-}
-
-static void explain(int err, char *why, size_t size)
-{
-	if (err == -EPERM && geteuid() != 0)
-		snprintf(why, size, "loading tracing programs: %s (missing CAP_BPF/CAP_PERFMON? run as root)",
-			 strerror(-err));
-	else if (err == -EPERM)
-		snprintf(why, size, "tracing programs refused by this kernel (lockdown or LSM?): %s",
-			 strerror(-err));
-	else
-		snprintf(why, size, "loading BPF programs: %s", strerror(-err));
 }
 
 static int bpf_open(struct kt_backend **out, const struct kt_backend_opts *o, kt_emit_fn emit,
 		    void *ctx, char *why, size_t why_size)
 {
-	struct bpf_backend *b;
-	struct btf *vmlinux;
-	int err, h, i, attached = 0;
+	struct bpf_backend *b = calloc(1, sizeof(*b));
+	int err;
 
-	libbpf_set_print(libbpf_print);
-	kt_trace("bpf backend: start");
-	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
-		snprintf(why, why_size,
-			 "kernel has no BTF (/sys/kernel/btf/vmlinux: %s; needs CONFIG_DEBUG_INFO_BTF=y)",
-			 strerror(errno));
-		return -ENOENT;
-	}
-	vmlinux = btf__load_vmlinux_btf();
-	if (!vmlinux) {
-		err = -errno;
-		snprintf(why, why_size, "reading kernel BTF: %s", strerror(-err));
-		return err;
-	}
-	b = calloc(1, sizeof(*b));
-	if (!b) {
-		btf__free(vmlinux);
+	if (!b)
 		return -ENOMEM;
-	}
 	b->base.ops = &kt_bpf_backend;
 	b->emit = emit;
 	b->ctx = ctx;
 	b->ncpus = libbpf_num_possible_cpus();
-	kt_trace("bpf backend: kernel BTF parsed");
-	decide_hooks(b, o, vmlinux);
-	btf__free(vmlinux);
-	kt_trace("bpf backend: hooks decided");
-
-	err = load(b, o);
-	kt_trace("bpf backend: programs loaded");
-	if (err == -ENOENT) {
-		list_hooks(b);
-		snprintf(why, why_size, "no hook can work on this kernel (run with -v for why)");
-		goto fail;
+	kt_bpf_load(o, &b->l);
+	if (b->l.err) {
+		err = b->l.err;
+		snprintf(why, why_size, "%s", b->l.why);
+		free(b);
+		return err;
 	}
-	if (err) {
-		explain(err, why, why_size);
-		goto fail;
-	}
-	/* Deaths before births: a symbol whose birth is seen then has its death
-	 * seen too.  The other way round, one born between the two attaches and
-	 * gone before the second would stay in the table for good. */
-	for (i = 0; i < 2 * KT_HOOK_MAX; i++) {
-		h = i % KT_HOOK_MAX;
-		if (!b->want[h] || kt_hooks[h].birth != (i >= KT_HOOK_MAX))
-			continue;
-		b->links[h] = bpf_program__attach(hook_prog(b->skel, h));
-		if (!b->links[h]) {
-			err = -errno;
-			b->links[h] = NULL;
-			hook_off(b, h, "attach failed: %s", strerror(-err));
-			continue;
-		}
-		attached++;
-	}
-	kt_trace("bpf backend: programs attached");
-	list_hooks(b);
-	if (!attached) {
-		snprintf(why, why_size, "no hook could attach (run with -v for why)");
-		err = -ENOENT;
-		goto fail;
-	}
-	b->rb = ring_buffer__new(bpf_map__fd(b->skel->maps.events), on_event, b, NULL);
+	b->rb = ring_buffer__new(b->l.events_fd, on_event, b, NULL);
 	if (!b->rb) {
 		err = -errno;
 		snprintf(why, why_size, "creating ring buffer: %s", strerror(-err));

@@ -6,10 +6,12 @@
  * enumerated, so it is never part of the snapshot itself.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <linux/types.h>
@@ -33,7 +35,7 @@ static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list a
 	return vfprintf(stderr, fmt, ap);
 }
 
-int kt_snapshot_walk(const struct kt_dynsyms *ks, struct kt_snap_image **out, size_t *count,
+static int walk_here(const struct kt_dynsyms *ks, struct kt_snap_image **out, size_t *count,
 		     int *flags)
 {
 	libbpf_print_fn_t old = libbpf_set_print(quiet_print);
@@ -87,5 +89,95 @@ out:
 	}
 	*out = v;
 	*count = n;
+	return 0;
+}
+
+static int write_all(int fd, const void *p, size_t n)
+{
+	const char *c = p;
+	ssize_t w;
+
+	while (n) {
+		w = write(fd, c, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -EIO;
+		c += w;
+		n -= w;
+	}
+	return 0;
+}
+
+static int read_all(int fd, void *p, size_t n)
+{
+	char *c = p;
+	ssize_t r;
+
+	while (n) {
+		r = read(fd, c, n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -EPROTO;
+		c += r;
+		n -= r;
+	}
+	return 0;
+}
+
+struct walk_hdr {
+	int err;
+	int flags;
+	__u64 n;
+};
+
+/* The walker loads with libbpf, which parses the kernel's BTF (several MB):
+ * in a child process, like the backend's load (user/bpf_loader.h), so that
+ * the long-running process never holds it. */
+int kt_snapshot_walk(const struct kt_dynsyms *ks, struct kt_snap_image **out, size_t *count,
+		     int *flags)
+{
+	struct kt_snap_image *v = NULL;
+	struct walk_hdr h = { 0 };
+	int p[2], status, err;
+	pid_t pid;
+
+	if (pipe2(p, O_CLOEXEC))
+		return walk_here(ks, out, count, flags);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return walk_here(ks, out, count, flags);
+	}
+	if (pid == 0) {
+		size_t n = 0;
+
+		close(p[0]);
+		h.err = walk_here(ks, &v, &n, &h.flags);
+		h.n = h.err ? 0 : n;
+		_exit(write_all(p[1], &h, sizeof(h)) ||
+		      (h.n && write_all(p[1], v, h.n * sizeof(*v))));
+	}
+	close(p[1]);
+	err = read_all(p[0], &h, sizeof(h));
+	if (!err && !h.err && h.n) {
+		v = calloc(h.n, sizeof(*v));
+		err = v ? read_all(p[0], v, h.n * sizeof(*v)) : -ENOMEM;
+	}
+	close(p[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!err)
+		err = h.err;
+	if (err) {
+		free(v);
+		return err;
+	}
+	*out = v;
+	*count = h.n;
+	*flags = h.flags;
 	return 0;
 }

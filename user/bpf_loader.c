@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Decide hooks -> load -> attach, the libbpf-bootstrap lifecycle, run in a
+ * child process (bpf_loader.h says why).  A hook whose target this kernel
+ * lacks, or that the kernel refuses, is turned off alone (bcc libbpf-tools
+ * style); loading fails only when nothing attaches.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "bpf_loader.h"
+#include "hooks.h"
+#include "kallsyms.h"
+#include "log.h"
+#include "ksymtap.skel.h"
+
+/* What the loading side works with; only fds leave it. */
+struct loader {
+	struct ksymtap_bpf *skel;
+	struct bpf_link *links[KT_HOOK_MAX];
+	bool want[KT_HOOK_MAX];
+	char why[KT_HOOK_MAX][96];
+	struct kt_range ftrace_caller, kprobe_caller;
+};
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	/* -v: libbpf's warnings and info; -vv: its debug output too. */
+	if (kt_verbose < 1 || (level == LIBBPF_DEBUG && kt_verbose < 2))
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+static void hook_off(struct loader *b, int h, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void hook_off(struct loader *b, int h, const char *fmt, ...)
+{
+	va_list ap;
+
+	b->want[h] = false;
+	va_start(ap, fmt);
+	vsnprintf(b->why[h], sizeof(b->why[h]), fmt, ap);
+	va_end(ap);
+}
+
+static struct bpf_program *hook_prog(struct ksymtap_bpf *skel, int h)
+{
+	return bpf_object__find_program_by_name(skel->obj, kt_hooks[h].prog);
+}
+
+/* Which hooks can work here, from BTF and kallsyms, before anything loads. */
+static void decide_hooks(struct loader *b, const struct kt_backend_opts *o, struct btf *vmlinux)
+{
+	static const char *const callers[] = { "arch_ftrace_update_trampoline",
+					       "alloc_insn_page" };
+	struct kt_range r[2];
+	int h, n;
+
+	for (h = 0; h < KT_HOOK_MAX; h++) {
+		b->want[h] = true;
+		if (o->disabled & (1UL << h))
+			hook_off(b, h, "disabled by --disable-hook");
+		else if (btf__find_by_name_kind(vmlinux, kt_hooks[h].target, BTF_KIND_FUNC) < 0)
+			hook_off(b, h, "kernel has no %s()", kt_hooks[h].target);
+	}
+	/* < 6.10: module_alloc() serves everyone; only the caller says who. */
+	if (b->want[KT_HOOK_MODULE_ALLOC]) {
+		n = kt_kallsyms_func_ranges(NULL, callers, 2, r);
+		if (n < 0) {
+			hook_off(b, KT_HOOK_MODULE_ALLOC, "cannot resolve its callers in kallsyms: %s",
+				 strerror(-n));
+		} else if (n == 0) {
+			hook_off(b, KT_HOOK_MODULE_ALLOC, "kallsyms has neither %s nor %s",
+				 callers[0], callers[1]);
+		} else {
+			b->ftrace_caller = r[0];
+			b->kprobe_caller = r[1];
+		}
+	}
+	if (!b->want[KT_HOOK_MODULE_ALLOC] && b->want[KT_HOOK_MODULE_MEMFREE])
+		hook_off(b, KT_HOOK_MODULE_MEMFREE, "module_alloc hook is off");
+	if (!b->want[KT_HOOK_EXECMEM_ALLOC] && b->want[KT_HOOK_EXECMEM_FREE])
+		hook_off(b, KT_HOOK_EXECMEM_FREE, "execmem_alloc hook is off");
+	/* kprobe pages are reported where __get_insn_slot() returns, but only
+	 * once an allocator hook has seen the page being made. */
+	if (b->want[KT_HOOK_INSN_SLOT] && !b->want[KT_HOOK_EXECMEM_ALLOC] &&
+	    !(b->want[KT_HOOK_MODULE_ALLOC] && b->kprobe_caller.start))
+		hook_off(b, KT_HOOK_INSN_SLOT, "no allocator hook sees kprobe pages");
+}
+
+static int open_skel(struct loader *b, const struct kt_backend_opts *o, int only,
+		     struct ksymtap_bpf **out)
+{
+	struct ksymtap_bpf *skel = ksymtap_bpf__open();
+	int h, err;
+
+	if (!skel)
+		return -errno;
+	for (h = 0; h < KT_HOOK_MAX; h++)
+		bpf_program__set_autoload(hook_prog(skel, h), only < 0 ? b->want[h] : h == only);
+	skel->rodata->ftrace_caller.start = b->ftrace_caller.start;
+	skel->rodata->ftrace_caller.end = b->ftrace_caller.end;
+	skel->rodata->kprobe_caller.start = b->kprobe_caller.start;
+	skel->rodata->kprobe_caller.end = b->kprobe_caller.end;
+	skel->rodata->page_size = sysconf(_SC_PAGESIZE);
+	err = bpf_map__set_max_entries(skel->maps.events, o->ringbuf_size);
+	if (err) {
+		ksymtap_bpf__destroy(skel);
+		return err;
+	}
+	*out = skel;
+	return 0;
+}
+
+/* The whole object failed to load: find the programs this kernel refuses, one
+ * at a time, and turn only those off. */
+static void isolate_failures(struct loader *b, const struct kt_backend_opts *o)
+{
+	struct ksymtap_bpf *skel;
+	int h, err;
+
+	for (h = 0; h < KT_HOOK_MAX; h++) {
+		if (!b->want[h])
+			continue;
+		err = open_skel(b, o, h, &skel);
+		if (!err)
+			err = ksymtap_bpf__load(skel);
+		if (skel)
+			ksymtap_bpf__destroy(skel);
+		if (err)
+			hook_off(b, h, "kernel refused to load it: %s", strerror(-err));
+	}
+}
+
+static int load(struct loader *b, const struct kt_backend_opts *o)
+{
+	int err, h, n = 0;
+
+	for (h = 0; h < KT_HOOK_MAX; h++)
+		n += b->want[h];
+	if (!n)
+		return -ENOENT;
+	err = open_skel(b, o, -1, &b->skel);
+	if (err)
+		return err;
+	err = ksymtap_bpf__load(b->skel);
+	if (!err)
+		return 0;
+	ksymtap_bpf__destroy(b->skel);
+	b->skel = NULL;
+	if (err == -EPERM)
+		return err;
+	isolate_failures(b, o);
+	err = open_skel(b, o, -1, &b->skel);
+	if (err)
+		return err;
+	return ksymtap_bpf__load(b->skel);
+}
+
+
+static void explain(int err, char *why, size_t size)
+{
+	if (err == -EPERM && geteuid() != 0)
+		snprintf(why, size, "loading tracing programs: %s (missing CAP_BPF/CAP_PERFMON? run as root)",
+			 strerror(-err));
+	else if (err == -EPERM)
+		snprintf(why, size, "tracing programs refused by this kernel (lockdown or LSM?): %s",
+			 strerror(-err));
+	else
+		snprintf(why, size, "loading BPF programs: %s", strerror(-err));
+}
+
+
+/* -v: every hook, and why any is off. */
+static void list_hooks(struct loader *b)
+{
+	int h;
+
+	for (h = 0; h < KT_HOOK_MAX; h++)
+		kt_debug("hook %-20s on %-30s %s%s", kt_hooks[h].prog, kt_hooks[h].target,
+			 b->links[h] ? "live" : "off: ", b->links[h] ? "" : b->why[h]);
+}
+
+static void loader_free(struct loader *b)
+{
+	int h;
+
+	for (h = 0; h < KT_HOOK_MAX; h++)
+		bpf_link__destroy(b->links[h]);
+	ksymtap_bpf__destroy(b->skel);
+}
+
+/* The loading itself, in whichever process runs it; the result holds dup()s
+ * of the fds, independent of libbpf's objects, which are gone afterwards. */
+static void load_here(const struct kt_backend_opts *o, struct kt_bpf_loaded *out)
+{
+	struct loader L, *b = &L;
+	struct btf *vmlinux;
+	int err, h, i, attached = 0;
+
+	memset(b, 0, sizeof(*b));
+	libbpf_set_print(libbpf_print);
+	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
+		out->err = -ENOENT;
+		snprintf(out->why, sizeof(out->why),
+			 "kernel has no BTF (/sys/kernel/btf/vmlinux: %s; needs CONFIG_DEBUG_INFO_BTF=y)",
+			 strerror(errno));
+		return;
+	}
+	vmlinux = btf__load_vmlinux_btf();
+	if (!vmlinux) {
+		out->err = -errno;
+		snprintf(out->why, sizeof(out->why), "reading kernel BTF: %s", strerror(-out->err));
+		return;
+	}
+	kt_trace("bpf backend: kernel BTF parsed");
+	decide_hooks(b, o, vmlinux);
+	btf__free(vmlinux);
+	kt_trace("bpf backend: hooks decided");
+
+	err = load(b, o);
+	kt_trace("bpf backend: programs loaded");
+	if (err == -ENOENT) {
+		list_hooks(b);
+		snprintf(out->why, sizeof(out->why),
+			 "no hook can work on this kernel (run with -v for why)");
+		goto fail;
+	}
+	if (err) {
+		explain(err, out->why, sizeof(out->why));
+		goto fail;
+	}
+	/* Deaths before births: a symbol whose birth is seen then has its death
+	 * seen too.  The other way round, one born between the two attaches and
+	 * gone before the second would stay in the table for good. */
+	for (i = 0; i < 2 * KT_HOOK_MAX; i++) {
+		h = i % KT_HOOK_MAX;
+		if (!b->want[h] || kt_hooks[h].birth != (i >= KT_HOOK_MAX))
+			continue;
+		b->links[h] = bpf_program__attach(hook_prog(b->skel, h));
+		if (!b->links[h]) {
+			err = -errno;
+			b->links[h] = NULL;
+			hook_off(b, h, "attach failed: %s", strerror(-err));
+			continue;
+		}
+		attached++;
+	}
+	kt_trace("bpf backend: programs attached");
+	list_hooks(b);
+	if (!attached) {
+		snprintf(out->why, sizeof(out->why), "no hook could attach (run with -v for why)");
+		err = -ENOENT;
+		goto fail;
+	}
+	out->events_fd = dup(bpf_map__fd(b->skel->maps.events));
+	out->dropped_fd = dup(bpf_map__fd(b->skel->maps.dropped));
+	out->owners_fd = dup(bpf_map__fd(b->skel->maps.owners));
+	for (h = 0; h < KT_HOOK_MAX; h++) {
+		if (!b->links[h])
+			continue;
+		out->link_fd[h] = dup(bpf_link__fd(b->links[h]));
+		/* Freeing the libbpf object must not detach: the fd does that. */
+		bpf_link__disconnect(b->links[h]);
+	}
+	if (out->events_fd < 0 || out->dropped_fd < 0 || out->owners_fd < 0) {
+		err = -EMFILE;
+		snprintf(out->why, sizeof(out->why), "dup: %s", strerror(EMFILE));
+		goto fail;
+	}
+fail:
+	for (h = 0; h < KT_HOOK_MAX; h++)
+		snprintf(out->hook_why[h], sizeof(out->hook_why[h]), "%s", b->why[h]);
+	out->ftrace_caller = b->ftrace_caller;
+	out->kprobe_caller = b->kprobe_caller;
+	out->err = err;
+	loader_free(b);
+	if (err)
+		kt_bpf_loaded_close(out);
+	out->err = err;
+}
+
+static void loaded_init(struct kt_bpf_loaded *l)
+{
+	int h;
+
+	memset(l, 0, sizeof(*l));
+	l->events_fd = l->dropped_fd = l->owners_fd = -1;
+	for (h = 0; h < KT_HOOK_MAX; h++)
+		l->link_fd[h] = -1;
+	l->page_size = sysconf(_SC_PAGESIZE);
+}
+
+void kt_bpf_loaded_close(struct kt_bpf_loaded *l)
+{
+	int h;
+
+	if (l->events_fd >= 0)
+		close(l->events_fd);
+	if (l->dropped_fd >= 0)
+		close(l->dropped_fd);
+	if (l->owners_fd >= 0)
+		close(l->owners_fd);
+	l->events_fd = l->dropped_fd = l->owners_fd = -1;
+	for (h = 0; h < KT_HOOK_MAX; h++) {
+		if (l->link_fd[h] >= 0)
+			close(l->link_fd[h]);
+		l->link_fd[h] = -1;
+	}
+}
+
+#define MAX_FDS (3 + KT_HOOK_MAX)
+
+/* The result and its fds (maps first, then the live links in hook order) in
+ * one SOCK_SEQPACKET message. */
+static int send_loaded(int sock, const struct kt_bpf_loaded *l)
+{
+	char cbuf[CMSG_SPACE(sizeof(int) * MAX_FDS)] = {};
+	struct iovec iov = { .iov_base = (void *)l, .iov_len = sizeof(*l) };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+	int fds[MAX_FDS], n = 0, h;
+	struct cmsghdr *cm;
+
+	if (!l->err) {
+		fds[n++] = l->events_fd;
+		fds[n++] = l->dropped_fd;
+		fds[n++] = l->owners_fd;
+		for (h = 0; h < KT_HOOK_MAX; h++)
+			if (l->link_fd[h] >= 0)
+				fds[n++] = l->link_fd[h];
+		msg.msg_control = cbuf;
+		msg.msg_controllen = CMSG_SPACE(sizeof(int) * n);
+		cm = CMSG_FIRSTHDR(&msg);
+		cm->cmsg_level = SOL_SOCKET;
+		cm->cmsg_type = SCM_RIGHTS;
+		cm->cmsg_len = CMSG_LEN(sizeof(int) * n);
+		memcpy(CMSG_DATA(cm), fds, sizeof(int) * n);
+	}
+	return sendmsg(sock, &msg, MSG_NOSIGNAL) == (ssize_t)sizeof(*l) ? 0 : -errno;
+}
+
+static int recv_loaded(int sock, struct kt_bpf_loaded *l)
+{
+	char cbuf[CMSG_SPACE(sizeof(int) * MAX_FDS)];
+	struct iovec iov = { .iov_base = l, .iov_len = sizeof(*l) };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+			      .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
+	int fds[MAX_FDS], n = 0, i = 0, h;
+	struct cmsghdr *cm;
+	ssize_t r;
+
+	do {
+		r = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
+	} while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return -errno;
+	if (r != (ssize_t)sizeof(*l))
+		return -EPROTO; /* the child died before it could say */
+	cm = CMSG_FIRSTHDR(&msg);
+	if (cm && cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS) {
+		n = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		memcpy(fds, CMSG_DATA(cm), sizeof(int) * n);
+	}
+	if (l->err) {
+		while (n > 0)
+			close(fds[--n]);
+		l->events_fd = l->dropped_fd = l->owners_fd = -1;
+		for (h = 0; h < KT_HOOK_MAX; h++)
+			l->link_fd[h] = -1;
+		return 0;
+	}
+	if (n < 3)
+		return -EPROTO;
+	l->events_fd = fds[i++];
+	l->dropped_fd = fds[i++];
+	l->owners_fd = fds[i++];
+	for (h = 0; h < KT_HOOK_MAX; h++)
+		l->link_fd[h] = l->link_fd[h] >= 0 && i < n ? fds[i++] : -1;
+	return 0;
+}
+
+void kt_bpf_load(const struct kt_backend_opts *o, struct kt_bpf_loaded *out)
+{
+	int sv[2], status, err;
+	pid_t pid;
+
+	loaded_init(out);
+	kt_trace("bpf backend: start");
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv)) {
+		load_here(o, out);
+		return;
+	}
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		close(sv[0]);
+		close(sv[1]);
+		kt_debug("fork: %s; loading in this process", strerror(errno));
+		load_here(o, out);
+		return;
+	}
+	if (pid == 0) {
+		struct kt_bpf_loaded l;
+
+		close(sv[0]);
+		loaded_init(&l);
+		load_here(o, &l);
+		_exit(send_loaded(sv[1], &l) ? 1 : 0);
+	}
+	close(sv[1]);
+	err = recv_loaded(sv[0], out);
+	close(sv[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (err) {
+		kt_bpf_loaded_close(out);
+		out->err = err;
+		snprintf(out->why, sizeof(out->why), "the loader process failed: %s",
+			 strerror(-err));
+	}
+}
