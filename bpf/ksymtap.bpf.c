@@ -170,26 +170,41 @@ static __always_inline void ev_owner(struct kt_event *e, const struct kt_owner *
 	e->ev_flags |= KT_EVF_LOADER_IDENTITY;
 }
 
+/*
+ * Wake the reader only once wakeup_bytes are waiting; otherwise it polls
+ * every --wakeup-ms.  A wakeup per record (the ring buffer's default whenever
+ * the reader has caught up) costs a cross-CPU wakeup and a reader pass per
+ * record on the program-load path (BENCHMARKS.md).  0: the default.
+ */
+const volatile __u64 wakeup_bytes = 0;
+
+static __always_inline u64 wakeup_flag(void)
+{
+	if (!wakeup_bytes)
+		return 0;
+	return bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes ? BPF_RB_FORCE_WAKEUP :
+									       BPF_RB_NO_WAKEUP;
+}
+
 static __always_inline void ev_submit(struct ev *v)
 {
 	struct kt_event *e = v->e;
 	u64 n = (e->name_len + 8) & ~7U;
 
 	if (!v->busy) {
-		bpf_ringbuf_submit(e, 0);
+		bpf_ringbuf_submit(e, wakeup_flag());
 		return;
 	}
 	/* The verifier loses the bound through the mask: clamp after it. */
 	asm volatile("" : "+r"(n));
 	if (n > KT_NAME_MAX)
 		n = KT_NAME_MAX;
-	if (bpf_ringbuf_output(&events, e, KT_EVENT_HDR_SIZE + n, 0))
+	if (bpf_ringbuf_output(&events, e, KT_EVENT_HDR_SIZE + n, wakeup_flag()))
 		count_drop(e->ev_flags & KT_EVF_BPF_EVENT ? 2 : 1);
 	__sync_fetch_and_add(v->busy, -1);
 }
 
-static __always_inline void owner_save(u64 key, u8 source, u32 prog_id, u32 len,
-				       const char *name)
+static __always_inline void owner_save(u64 key, u8 source, u32 prog_id, u32 len, const char *name)
 {
 	struct kt_owner o = {};
 	u64 id = bpf_get_current_pid_tgid();
@@ -511,8 +526,8 @@ int BPF_PROG(ksym_del, struct bpf_ksym *ksym)
  * as OOL "ftrace_trampoline".  6.1: module_alloc(size), told apart by the caller;
  * 6.10+: execmem_alloc(EXECMEM_FTRACE, size) (commit 12af2b83d0b1).
  */
-static __always_inline void emit_ool(u64 addr, u32 len, u16 flags, const char *name,
-				     u8 source, u8 hook, const struct kt_owner *o)
+static __always_inline void emit_ool(u64 addr, u32 len, u16 flags, const char *name, u8 source,
+				     u8 hook, const struct kt_owner *o)
 {
 	struct ev v;
 

@@ -15,9 +15,10 @@
 typedef int (*kt_emit_fn)(void *ctx, struct kt_record *r);
 
 struct kt_backend_opts {
-	size_t ringbuf_size;	 /* bpf: bytes, power of two */
-	unsigned long disabled;	 /* bpf: bitmask of enum kt_hook */
-	size_t native_pages;	 /* native: data pages per CPU ring, power of two */
+	size_t ringbuf_size; /* bpf: bytes, power of two */
+	unsigned long disabled; /* bpf: bitmask of enum kt_hook */
+	size_t native_pages; /* native: data pages per CPU ring, power of two */
+	unsigned int wakeup_ms; /* bpf: poll period when wakeups are batched; 0: per record */
 };
 
 struct kt_backend_ops;
@@ -25,6 +26,9 @@ struct kt_backend_ops;
 /* Each backend embeds this first in its own state. */
 struct kt_backend {
 	const struct kt_backend_ops *ops;
+	/* Longest a reader may sleep before calling poll() again: records
+	 * may be waiting without a wakeup (batched wakeups). */
+	unsigned int poll_ms;
 };
 
 struct kt_backend_ops {
@@ -56,8 +60,8 @@ extern const struct kt_backend_ops kt_native_backend;
  * Open "bpf", "native" or "auto" (bpf, else native with one line on stderr
  * saying why).  Prints the error itself on failure.
  */
-int kt_backend_open(const char *which, const struct kt_backend_opts *o, kt_emit_fn emit,
-		    void *ctx, struct kt_backend **out);
+int kt_backend_open(const char *which, const struct kt_backend_opts *o, kt_emit_fn emit, void *ctx,
+		    struct kt_backend **out);
 int kt_backend_valid_name(const char *which);
 
 #endif

@@ -28,6 +28,8 @@ struct bpf_backend {
 	void *ctx;
 	__s64 clock_off;
 	unsigned long long dropped_seen;
+	unsigned long long *percpu; /* lookup buffer for the drop counters */
+	__u64 dropped_next;
 	int ncpus;
 	int emit_err;
 };
@@ -53,19 +55,23 @@ static int on_event(void *ctx, void *data, size_t size)
 	return err;
 }
 
-static unsigned long long read_dropped(struct bpf_backend *b)
+/* The per-CPU drop counters, summed: a syscall, so at most every 100 ms
+ * and when a drain ends (kt_run's last poll with timeout 0). */
+static unsigned long long read_dropped(struct bpf_backend *b, int timeout_ms)
 {
-	unsigned long long total = 0, *v;
+	unsigned long long total = 0;
 	__u32 zero = 0;
+	__u64 now = kt_monotonic_ns();
 	int i;
 
-	v = calloc(b->ncpus, sizeof(*v));
-	if (!v)
+	if (timeout_ms && now < b->dropped_next)
 		return b->dropped_seen;
-	if (!bpf_map_lookup_elem(b->l.dropped_fd, &zero, v))
+	b->dropped_next = now + 100000000ULL;
+	if (!b->percpu)
+		return b->dropped_seen;
+	if (!bpf_map_lookup_elem(b->l.dropped_fd, &zero, b->percpu))
 		for (i = 0; i < b->ncpus; i++)
-			total += v[i];
-	free(v);
+			total += b->percpu[i];
 	return total;
 }
 
@@ -79,11 +85,15 @@ static int bpf_poll(struct kt_backend *kb, int timeout_ms)
 	n = ring_buffer__poll(b->rb, timeout_ms);
 	if (n == -EINTR)
 		n = 0;
+	/* ring_buffer__poll() consumes only rings epoll reported; with batched
+	 * wakeups records wait without one. */
+	if (n == 0 && !b->emit_err)
+		n = ring_buffer__consume(b->rb);
 	if (b->emit_err)
 		return b->emit_err;
 	if (n < 0)
 		return n;
-	d = read_dropped(b);
+	d = read_dropped(b, timeout_ms);
 	if (d > b->dropped_seen) {
 		memset(&r, 0, offsetof(struct kt_record, name));
 		r.name[0] = 0;
@@ -92,7 +102,8 @@ static int bpf_poll(struct kt_backend *kb, int timeout_ms)
 		r.rflags = KT_RF_NO_TASK;
 		r.time = kt_monotonic_ns() + b->clock_off;
 		r.lost = d - b->dropped_seen;
-		kt_warn("ring buffer full: %llu records lost (raise --ringbuf-size)", d - b->dropped_seen);
+		kt_warn("ring buffer full: %llu records lost (raise --ringbuf-size)",
+			d - b->dropped_seen);
 		b->dropped_seen = d;
 		err = b->emit(b->ctx, &r);
 		if (err)
@@ -160,8 +171,7 @@ static int bpf_adopt(struct kt_backend *kb, const struct kt_record *r)
 	o.len = r->len;
 	memcpy(o.name, r->name, strnlen(r->name, sizeof(o.name) - 1));
 	/* A birth the hooks saw already has its entry, with its task. */
-	if (bpf_map_update_elem(b->l.owners_fd, &key, &o, BPF_NOEXIST) &&
-	    errno != EEXIST)
+	if (bpf_map_update_elem(b->l.owners_fd, &key, &o, BPF_NOEXIST) && errno != EEXIST)
 		return -errno;
 	return 0;
 }
@@ -174,6 +184,7 @@ static void bpf_close(struct kt_backend *kb)
 		return;
 	ring_buffer__free(b->rb);
 	kt_bpf_loaded_close(&b->l);
+	free(b->percpu);
 	free(b);
 }
 
@@ -186,13 +197,16 @@ static int bpf_open(struct kt_backend **out, const struct kt_backend_opts *o, kt
 	if (!b)
 		return -ENOMEM;
 	b->base.ops = &kt_bpf_backend;
+	b->base.poll_ms = o->wakeup_ms ? o->wakeup_ms : 100;
 	b->emit = emit;
 	b->ctx = ctx;
 	b->ncpus = libbpf_num_possible_cpus();
+	b->percpu = calloc(b->ncpus > 0 ? b->ncpus : 1, sizeof(*b->percpu));
 	kt_bpf_load(o, &b->l);
 	if (b->l.err) {
 		err = b->l.err;
 		snprintf(why, why_size, "%s", b->l.why);
+		free(b->percpu);
 		free(b);
 		return err;
 	}

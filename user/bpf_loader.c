@@ -59,8 +59,7 @@ static struct bpf_program *hook_prog(struct ksymtap_bpf *skel, int h)
 /* Which hooks can work here, from BTF and kallsyms, before anything loads. */
 static void decide_hooks(struct loader *b, const struct kt_backend_opts *o, struct btf *vmlinux)
 {
-	static const char *const callers[] = { "arch_ftrace_update_trampoline",
-					       "alloc_insn_page" };
+	static const char *const callers[] = { "arch_ftrace_update_trampoline", "alloc_insn_page" };
 	struct kt_range r[2];
 	int h, n;
 
@@ -75,8 +74,8 @@ static void decide_hooks(struct loader *b, const struct kt_backend_opts *o, stru
 	if (b->want[KT_HOOK_MODULE_ALLOC]) {
 		n = kt_kallsyms_func_ranges(NULL, callers, 2, r);
 		if (n < 0) {
-			hook_off(b, KT_HOOK_MODULE_ALLOC, "cannot resolve its callers in kallsyms: %s",
-				 strerror(-n));
+			hook_off(b, KT_HOOK_MODULE_ALLOC,
+				 "cannot resolve its callers in kallsyms: %s", strerror(-n));
 		} else if (n == 0) {
 			hook_off(b, KT_HOOK_MODULE_ALLOC, "kallsyms has neither %s nor %s",
 				 callers[0], callers[1]);
@@ -111,6 +110,9 @@ static int open_skel(struct loader *b, const struct kt_backend_opts *o, int only
 	skel->rodata->kprobe_caller.start = b->kprobe_caller.start;
 	skel->rodata->kprobe_caller.end = b->kprobe_caller.end;
 	skel->rodata->page_size = sysconf(_SC_PAGESIZE);
+	/* Batched wakeups: a forced one once a quarter of the ring is waiting,
+	 * so a burst is read long before the ring fills. */
+	skel->rodata->wakeup_bytes = o->wakeup_ms ? o->ringbuf_size / 4 : 0;
 	err = bpf_map__set_max_entries(skel->maps.events, o->ringbuf_size);
 	if (err) {
 		ksymtap_bpf__destroy(skel);
@@ -165,19 +167,19 @@ static int load(struct loader *b, const struct kt_backend_opts *o)
 	return ksymtap_bpf__load(b->skel);
 }
 
-
 static void explain(int err, char *why, size_t size)
 {
 	if (err == -EPERM && geteuid() != 0)
-		snprintf(why, size, "loading tracing programs: %s (missing CAP_BPF/CAP_PERFMON? run as root)",
+		snprintf(why, size,
+			 "loading tracing programs: %s (missing CAP_BPF/CAP_PERFMON? run as root)",
 			 strerror(-err));
 	else if (err == -EPERM)
-		snprintf(why, size, "tracing programs refused by this kernel (lockdown or LSM?): %s",
+		snprintf(why, size,
+			 "tracing programs refused by this kernel (lockdown or LSM?): %s",
 			 strerror(-err));
 	else
 		snprintf(why, size, "loading BPF programs: %s", strerror(-err));
 }
-
 
 /* -v: every hook, and why any is off. */
 static void list_hooks(struct loader *b)
@@ -210,9 +212,10 @@ static void load_here(const struct kt_backend_opts *o, struct kt_bpf_loaded *out
 	libbpf_set_print(libbpf_print);
 	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
 		out->err = -ENOENT;
-		snprintf(out->why, sizeof(out->why),
-			 "kernel has no BTF (/sys/kernel/btf/vmlinux: %s; needs CONFIG_DEBUG_INFO_BTF=y)",
-			 strerror(errno));
+		snprintf(
+			out->why, sizeof(out->why),
+			"kernel has no BTF (/sys/kernel/btf/vmlinux: %s; needs CONFIG_DEBUG_INFO_BTF=y)",
+			strerror(errno));
 		return;
 	}
 	vmlinux = btf__load_vmlinux_btf();
@@ -351,8 +354,10 @@ static int recv_loaded(int sock, struct kt_bpf_loaded *l)
 {
 	char cbuf[CMSG_SPACE(sizeof(int) * MAX_FDS)];
 	struct iovec iov = { .iov_base = l, .iov_len = sizeof(*l) };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
-			      .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
+	struct msghdr msg = { .msg_iov = &iov,
+			      .msg_iovlen = 1,
+			      .msg_control = cbuf,
+			      .msg_controllen = sizeof(cbuf) };
 	int fds[MAX_FDS], n = 0, i = 0, h;
 	struct cmsghdr *cm;
 	ssize_t r;

@@ -24,6 +24,10 @@ const char kt_common_help[] =
 	"      --ringbuf-size SIZE\n"
 	"                       BPF ring buffer size, a power of two (default 1M)\n"
 	"      --native-pages N data pages per CPU of the native rings (default 64)\n"
+	"      --wakeup-ms MS   bpf: wake the reader at most every MS ms (default 10),\n"
+	"                       or when a quarter of the ring is waiting; 0 wakes\n"
+	"                       it for every record (lowest latency, most cost on\n"
+	"                       the program-load path)\n"
 	"      --disable-hook NAME\n"
 	"                       do not attach hook NAME (program or kernel function\n"
 	"                       name, see -v); repeatable\n"
@@ -47,6 +51,7 @@ void kt_common_init(struct kt_common *c)
 	 * size counts double in ksymtap's RSS. */
 	c->bo.ringbuf_size = 1 << 20;
 	c->bo.native_pages = 64;
+	c->bo.wakeup_ms = 10;
 	c->fmt = KT_FMT_TEXT;
 }
 
@@ -120,6 +125,15 @@ int kt_common_opt(struct kt_common *c, int opt, const char *arg)
 		c->bo.ringbuf_size = v;
 		return 1;
 	}
+	case OPT_WAKEUP_MS:
+		errno = 0;
+		v = strtoull(arg, &end, 10);
+		if (errno || end == arg || *end || v > 1000) {
+			kt_err("--wakeup-ms: '%s' is not a number of milliseconds up to 1000", arg);
+			return -1;
+		}
+		c->bo.wakeup_ms = v;
+		return 1;
 	case OPT_NATIVE_PAGES:
 		if (kt_parse_size(arg, &v) || !pow2(v) || v > 65536) {
 			kt_err("--native-pages: '%s' is not a power of two up to 65536", arg);
@@ -249,7 +263,7 @@ int kt_run(struct kt_backend *b, double duration, int (*tick)(void *ctx), void *
 	int n, err = 0, timeout;
 
 	while (!kt_stop && !(done && *done)) {
-		timeout = 100;
+		timeout = b->poll_ms ? (int)b->poll_ms : 100;
 		if (end) {
 			__u64 now = kt_monotonic_ns();
 

@@ -20,7 +20,7 @@ struct kt_common {
 	struct kt_backend_opts bo;
 	enum kt_format fmt;
 	double duration; /* seconds; 0 = until SIGINT/SIGTERM */
-	bool no_snapshot;     /* --no-snapshot */
+	bool no_snapshot; /* --no-snapshot */
 	const char *kallsyms; /* --kallsyms FILE */
 };
 
@@ -31,6 +31,7 @@ enum {
 	OPT_NO_SNAPSHOT,
 	OPT_KALLSYMS,
 	OPT_NATIVE_PAGES,
+	OPT_WAKEUP_MS,
 	OPT_SOCKET_MODE,
 	OPT_SOCKET_GROUP,
 	OPT_QUEUE,
@@ -40,12 +41,14 @@ enum {
 	OPT_CMD_FIRST_FREE,
 };
 
+/* clang-format off */
 #define KT_COMMON_LONGOPTS                                                          \
 	{ "backend", required_argument, NULL, 'b' },                                \
 	{ "format", required_argument, NULL, 'f' },                                 \
 	{ "duration", required_argument, NULL, 'd' },                               \
 	{ "ringbuf-size", required_argument, NULL, OPT_RINGBUF_SIZE },              \
 	{ "native-pages", required_argument, NULL, OPT_NATIVE_PAGES },              \
+	{ "wakeup-ms", required_argument, NULL, OPT_WAKEUP_MS },                    \
 	{ "disable-hook", required_argument, NULL, OPT_DISABLE_HOOK },              \
 	{ "verbose", no_argument, NULL, 'v' }, { "help", no_argument, NULL, 'h' }
 
@@ -55,6 +58,7 @@ enum {
 #define KT_LIVE_LONGOPTS                                                            \
 	{ "no-snapshot", no_argument, NULL, OPT_NO_SNAPSHOT },                      \
 	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS }
+/* clang-format on */
 
 void kt_common_init(struct kt_common *c);
 /* Handle one shared option: 1 if handled, 0 if not ours, -1 on a bad value

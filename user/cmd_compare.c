@@ -110,8 +110,8 @@ static void print_text(const struct kt_compare *c, double secs, unsigned long lo
 	printf("  explained        %zu\n", c->count[KT_CMP_EXPLAINED]);
 	printf("  outside window   %zu (not compared)\n", c->outside);
 	if (lost[0] || lost[1])
-		printf("  lost             native %llu, bpf %llu (comparison incomplete)\n", lost[0],
-		       lost[1]);
+		printf("  lost             native %llu, bpf %llu (comparison incomplete)\n",
+		       lost[0], lost[1]);
 	for (k = 0; k < sizeof(order) / sizeof(order[0]); k++) {
 		if (!c->count[order[k]])
 			continue;
@@ -124,7 +124,8 @@ static void print_text(const struct kt_compare *c, double secs, unsigned long lo
 			describe(it->native ? it->native : it->bpf, a, sizeof(a));
 			if (it->native && it->bpf && it->field) {
 				describe(it->bpf, b, sizeof(b));
-				printf("  %s differs:\n    native %s\n    bpf    %s\n", it->field, a, b);
+				printf("  %s differs:\n    native %s\n    bpf    %s\n", it->field,
+				       a, b);
 			} else {
 				printf("  %s%s\n", it->native ? "native " : "bpf    ", a);
 			}
@@ -151,8 +152,7 @@ static void json_record(const struct kt_record *r)
 	fputs(n > 0 ? buf : "null", stdout);
 }
 
-static void print_json(const struct kt_compare *c, double secs, unsigned long long lost[2],
-		       bool ok)
+static void print_json(const struct kt_compare *c, double secs, unsigned long long lost[2], bool ok)
 {
 	char esc[512];
 	size_t i;
@@ -296,11 +296,12 @@ int cmd_compare(int argc, char **argv)
 		if (child > 0 && waitpid(child, &status, WNOHANG) == child) {
 			if (!WIFEXITED(status) || WEXITSTATUS(status))
 				kt_warn("%s exited with status %d", argv[optind],
-					WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+					WIFEXITED(status) ? WEXITSTATUS(status) :
+							    128 + WTERMSIG(status));
 			child = -1;
 			until = kt_monotonic_ns() + (__u64)(grace * 1e9);
 		}
-		poll(pfd, 2, 100);
+		poll(pfd, 2, bpf->poll_ms ? (int)bpf->poll_ms : 100);
 		if ((err = bpf->ops->poll(bpf, 0)) < 0 || (err = nat->ops->poll(nat, 0)) < 0)
 			goto runtime;
 	}

@@ -122,7 +122,8 @@ static int serve_opt(struct serve_cfg *cfg, int opt, const char *arg)
 		errno = 0;
 		v = strtoul(arg, &end, 8);
 		if (errno || end == arg || *end || v > 0777 || !(v & 0600)) {
-			kt_err("--socket-mode: '%s' is not an octal mode with owner read/write", arg);
+			kt_err("--socket-mode: '%s' is not an octal mode with owner read/write",
+			       arg);
 			return -1;
 		}
 		cfg->so.mode = v;
@@ -204,8 +205,8 @@ static void write_metrics(const struct serve_cfg *cfg, struct kt_backend *b, str
  * client.  SIGINT/SIGTERM are blocked except inside epoll_pwait(), so a
  * signal can never slip in between the check of kt_stop and the wait.
  */
-static int serve_loop(const struct serve_cfg *cfg, const struct kt_common *c,
-		      struct kt_backend *b, struct kt_pipeline *p, struct kt_server *s, int epfd,
+static int serve_loop(const struct serve_cfg *cfg, const struct kt_common *c, struct kt_backend *b,
+		      struct kt_pipeline *p, struct kt_server *s, int epfd,
 		      const sigset_t *waitmask)
 {
 	__u64 end = c->duration > 0 ? kt_monotonic_ns() + (__u64)(c->duration * 1e9) : 0;
@@ -224,7 +225,7 @@ static int serve_loop(const struct serve_cfg *cfg, const struct kt_common *c,
 			next_metrics = now + (__u64)(cfg->metrics_interval * 1e9);
 		}
 		/* 100 ms: handshake deadlines and the attribution walk's slices. */
-		n = epoll_pwait(epfd, evs, 64, 100, waitmask);
+		n = epoll_pwait(epfd, evs, 64, b->poll_ms ? (int)b->poll_ms : 100, waitmask);
 		if (n < 0 && errno != EINTR) {
 			err = -errno;
 			kt_err("epoll_pwait: %s", strerror(errno));
@@ -304,7 +305,8 @@ int cmd_serve(int argc, char **argv)
 		if (r)
 			continue;
 		if (opt == 'h') {
-			printf("%s%s%s%s", serve_help, kt_common_help, kt_live_help, serve_examples);
+			printf("%s%s%s%s", serve_help, kt_common_help, kt_live_help,
+			       serve_examples);
 			return KT_EXIT_OK;
 		}
 		fprintf(stderr, "Try 'ksymtap serve --help'.\n");

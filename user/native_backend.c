@@ -522,8 +522,8 @@ static void native_close(struct kt_backend *kb)
 	free(b);
 }
 
-static int native_open(struct kt_backend **out, const struct kt_backend_opts *o,
-		       kt_emit_fn emit, void *ctx, char *why, size_t why_size)
+static int native_open(struct kt_backend **out, const struct kt_backend_opts *o, kt_emit_fn emit,
+		       void *ctx, char *why, size_t why_size)
 {
 	struct native_backend *b = calloc(1, sizeof(*b));
 	int err, opened;
@@ -531,6 +531,7 @@ static int native_open(struct kt_backend **out, const struct kt_backend_opts *o,
 	if (!b)
 		return -ENOMEM;
 	b->base.ops = &kt_native_backend;
+	b->base.poll_ms = 100; /* the kernel wakes us for every record */
 	b->emit = emit;
 	b->ctx = ctx;
 	b->pages = o->native_pages ? o->native_pages : 64;
@@ -544,13 +545,15 @@ static int native_open(struct kt_backend **out, const struct kt_backend_opts *o,
 	err = scan_cpus(b, &opened);
 	if (err) {
 		if (err == -EACCES || err == -EPERM)
-			snprintf(why, why_size,
-				 "perf_event_open: %s (needs CAP_PERFMON or kernel.perf_event_paranoid <= 0)",
-				 strerror(-err));
+			snprintf(
+				why, why_size,
+				"perf_event_open: %s (needs CAP_PERFMON or kernel.perf_event_paranoid <= 0)",
+				strerror(-err));
 		else if (err == -EINVAL)
-			snprintf(why, why_size,
-				 "perf_event_open: %s (kernel without ksymbol/bpf_event records? needs 5.1+)",
-				 strerror(-err));
+			snprintf(
+				why, why_size,
+				"perf_event_open: %s (kernel without ksymbol/bpf_event records? needs 5.1+)",
+				strerror(-err));
 		else
 			snprintf(why, why_size, "perf_event_open: %s", strerror(-err));
 		goto fail;
