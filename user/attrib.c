@@ -26,7 +26,8 @@ struct ent {
 	struct ent *next;
 	struct kt_attrib a;
 	bool pending; /* a walk looks for it */
-	bool walked;  /* a walk finished without finding it */
+	bool walked; /* a walk finished without finding it */
+	__u32 tried_tid; /* /proc/TID/cgroup already failed for this one */
 };
 
 struct kt_attrib_cache {
@@ -425,8 +426,11 @@ void kt_attrib_fill(struct kt_attrib_cache *c, struct kt_record *r)
 	r->attrib = &e->a;
 	if (e->a.path || !c->on)
 		return;
-	if (!(r->rflags & KT_RF_NO_TASK) &&
-	    try_proc(c, r->tid ? r->tid : r->pid, r->cgroup_id, path)) {
+	/* Each task is asked once: an unresolvable cgroup must not cost every
+	 * record of a busy loader an open() of /proc (BENCHMARKS.md). */
+	if (!(r->rflags & KT_RF_NO_TASK) && e->tried_tid != (r->tid ? r->tid : r->pid) &&
+	    (e->tried_tid = r->tid ? r->tid : r->pid,
+	     try_proc(c, r->tid ? r->tid : r->pid, r->cgroup_id, path))) {
 		set_path(e, path);
 		if (e->pending) {
 			e->pending = false;

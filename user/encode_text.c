@@ -20,7 +20,7 @@ struct tbuf {
 	bool full;
 };
 
-static void put(struct tbuf *b, const char *s, size_t n)
+static inline __attribute__((always_inline)) void put(struct tbuf *b, const char *s, size_t n)
 {
 	if (b->full || (size_t)(b->end - b->p) < n) {
 		b->full = true;
@@ -33,7 +33,7 @@ static void put(struct tbuf *b, const char *s, size_t n)
 #define PUT_LIT(b, lit) put(b, lit, sizeof(lit) - 1)
 
 /* "%*s": right-aligned in width, never truncated. */
-static void put_str(struct tbuf *b, const char *s, size_t width)
+static inline __attribute__((always_inline)) void put_str(struct tbuf *b, const char *s, size_t width)
 {
 	static const char spaces[] = "                ";
 	size_t n = strlen(s), pad;
@@ -47,19 +47,27 @@ static void put_str(struct tbuf *b, const char *s, size_t width)
 	put(b, s, n);
 }
 
-/* Digits of v in base 10 or 16 (lowercase), at the end of tmp[24]. */
-static char *digits(char tmp[24], unsigned long long v, unsigned int base)
+/* Digits of v in base 10 or 16 (lowercase), at the end of tmp[24]; the
+ * constant divisors let the compiler use multiplications and shifts. */
+static inline __attribute__((always_inline)) char *digits(char tmp[24], unsigned long long v, unsigned int base)
 {
 	char *q = tmp + 24;
 
+	if (base == 16) {
+		do {
+			*--q = "0123456789abcdef"[v & 15];
+			v >>= 4;
+		} while (v);
+		return q;
+	}
 	do {
-		*--q = "0123456789abcdef"[v % base];
-		v /= base;
+		*--q = '0' + v % 10;
+		v /= 10;
 	} while (v);
 	return q;
 }
 
-static void put_u(struct tbuf *b, unsigned long long v, unsigned int base)
+static inline __attribute__((always_inline)) void put_u(struct tbuf *b, unsigned long long v, unsigned int base)
 {
 	char tmp[24], *q = digits(tmp, v, base);
 
@@ -67,7 +75,7 @@ static void put_u(struct tbuf *b, unsigned long long v, unsigned int base)
 }
 
 /* "%*d" (pad ' ') or "%0*d" (pad '0'). */
-static void put_d(struct tbuf *b, int v, size_t width, char pad)
+static inline __attribute__((always_inline)) void put_d(struct tbuf *b, int v, size_t width, char pad)
 {
 	unsigned long long m = v < 0 ? -(long long)v : v;
 	char tmp[24], *q = digits(tmp, m, 10), line[48], *o = line;

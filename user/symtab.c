@@ -24,7 +24,7 @@ struct sym {
 	__u32 prog_id; /* 0 until its BPF_EVENT names the program */
 	__u64 seq;
 	struct ident who;
-	char *name;
+	char name[]; /* allocated with the entry: one malloc per symbol */
 };
 
 struct prog {
@@ -39,6 +39,7 @@ struct prog {
  * task last unregistered images of (to complete an unload with id 0). */
 #define NPENDING 64
 struct pending {
+	bool used;
 	__u32 tid;
 	__u32 last_unreg_id;
 	bool open;
@@ -54,7 +55,7 @@ struct kt_symtab {
 	__u64 seq;
 	unsigned long long generation;
 	struct pending pend[NPENDING];
-	unsigned int next_pend;
+	unsigned int next_pend, last_pend;
 };
 
 static size_t hash64(__u64 v, size_t n)
@@ -92,7 +93,6 @@ void kt_symtab_free(struct kt_symtab *t)
 			struct sym *s = t->syms[i];
 
 			t->syms[i] = s->next;
-			free(s->name);
 			free(s);
 		}
 	for (i = 0; t->progs && i < t->nbuckets_p; i++)
@@ -172,17 +172,28 @@ static struct prog **find_prog(struct kt_symtab *t, __u32 id)
 
 static struct pending *pending_for(struct kt_symtab *t, __u32 tid, bool create)
 {
+	struct pending *p = &t->pend[t->last_pend];
 	unsigned int i;
-	struct pending *p;
 
+	/* One task usually loads many programs in a row: its slot first. */
+	if (p->used && p->tid == tid)
+		return p;
 	for (i = 0; i < NPENDING; i++)
-		if (t->pend[i].tid == tid && (t->pend[i].open || t->pend[i].last_unreg_id))
+		if (t->pend[i].used && t->pend[i].tid == tid) {
+			t->last_pend = i;
 			return &t->pend[i];
+		}
 	if (!create)
 		return NULL;
-	p = &t->pend[t->next_pend++ % NPENDING];
-	memset(p, 0, sizeof(*p));
+	i = t->next_pend++ % NPENDING;
+	p = &t->pend[i];
+	/* Not a memset: syms[] is 2 KiB and only n of it counts. */
 	p->tid = tid;
+	p->used = true;
+	p->open = false;
+	p->n = 0;
+	p->last_unreg_id = 0;
+	t->last_pend = i;
 	return p;
 }
 
@@ -228,6 +239,7 @@ static int apply_ksymbol(struct kt_symtab *t, struct kt_record *r)
 {
 	struct sym **pp = find_sym(t, r->addr, r->name), *s;
 	struct pending *pd;
+	size_t nlen;
 
 	if (r->flags & KT_KSYM_FLAG_UNREGISTER) {
 		if (!pp)
@@ -240,7 +252,6 @@ static int apply_ksymbol(struct kt_symtab *t, struct kt_record *r)
 			forget_pending(t, s);
 		}
 		*pp = s->next;
-		free(s->name);
 		free(s);
 		t->nsyms--;
 		t->generation++;
@@ -248,14 +259,13 @@ static int apply_ksymbol(struct kt_symtab *t, struct kt_record *r)
 	}
 	if (pp)
 		return KT_SYMTAB_DUP;
-	s = calloc(1, sizeof(*s));
+	nlen = strnlen(r->name, KT_NAME_MAX - 1);
+	s = malloc(sizeof(*s) + nlen + 1);
 	if (!s)
 		return KT_SYMTAB_NEW;
-	s->name = strdup(r->name);
-	if (!s->name) {
-		free(s);
-		return KT_SYMTAB_NEW;
-	}
+	memset(s, 0, sizeof(*s));
+	memcpy(s->name, r->name, nlen);
+	s->name[nlen] = 0;
 	s->addr = r->addr;
 	s->len = r->len;
 	s->ksym_type = r->ksym_type;
@@ -396,7 +406,7 @@ static void sym_record(struct kt_record *r, const struct sym *s)
 	r->len = s->len;
 	r->ksym_type = s->ksym_type;
 	r->prog_id = s->prog_id;
-	snprintf(r->name, sizeof(r->name), "%s", s->name);
+	memcpy(r->name, s->name, strlen(s->name) + 1);
 }
 
 static void prog_record(struct kt_record *r, const struct prog *p)
