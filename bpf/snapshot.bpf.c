@@ -58,8 +58,8 @@ struct kprobe_insn_page___kt {
 
 struct kt_snap_image images[KT_SNAP_MAX_IMAGES];
 __u32 nimages; /* out: entries filled in images[] */
-__u32 more;    /* out: images[] filled up before the end */
-__u32 skip;    /* in: images earlier runs already returned */
+__u32 more; /* out: images[] filled up before the end */
+__u32 skip; /* in: images earlier runs already returned */
 
 struct walk {
 	__u64 head;

@@ -31,10 +31,10 @@
 /* Where a symbol comes from; one bit each in the "sources live" mask. */
 enum kt_source {
 	KT_SRC_UNKNOWN = 0,
-	KT_SRC_BPF_PROG = 1,	/* JITed programs and subprograms, BPF_EVENTs */
-	KT_SRC_BPF_IMAGE = 2,	/* trampolines, dispatchers, struct_ops */
-	KT_SRC_FTRACE = 3,	/* ftrace trampolines */
-	KT_SRC_KPROBE = 4,	/* kprobe (opt)insn pages */
+	KT_SRC_BPF_PROG = 1, /* JITed programs and subprograms, BPF_EVENTs */
+	KT_SRC_BPF_IMAGE = 2, /* trampolines, dispatchers, struct_ops */
+	KT_SRC_FTRACE = 3, /* ftrace trampolines */
+	KT_SRC_KPROBE = 4, /* kprobe (opt)insn pages */
 	KT_SRC_MAX,
 };
 
@@ -66,24 +66,24 @@ enum kt_hook {
  * offsetof(name) + name_len + 1 bytes (rounded up to 8) are sent.
  */
 struct kt_event {
-	__u64 time;		/* bpf_ktime_get_ns() */
+	__u64 time; /* bpf_ktime_get_ns() */
 	__u64 cgroup_id;
-	__u64 addr;		/* KSYMBOL */
+	__u64 addr; /* KSYMBOL */
 	__u32 len;
 	__u16 ksym_type;
 	__u16 flags;
-	__u32 prog_id;		/* BPF_EVENT */
+	__u32 prog_id; /* BPF_EVENT */
 	__u16 bpf_type;
 	__u16 bpf_flags;
 	__u8 tag[KT_TAG_SIZE];
-	__u32 pid;		/* tgid */
+	__u32 pid; /* tgid */
 	__u32 tid;
 	__u32 cpu;
-	__u16 record_type;	/* KT_RECORD_KSYMBOL or KT_RECORD_BPF_EVENT */
-	__u8 source;		/* enum kt_source */
-	__u8 hook;		/* enum kt_hook */
-	__u16 ev_flags;		/* KT_EVF_* */
-	__u16 name_len;		/* strlen(name) */
+	__u16 record_type; /* KT_RECORD_KSYMBOL or KT_RECORD_BPF_EVENT */
+	__u8 source; /* enum kt_source */
+	__u8 hook; /* enum kt_hook */
+	__u16 ev_flags; /* KT_EVF_* */
+	__u16 name_len; /* strlen(name) */
 	char comm[KT_COMM_LEN];
 	char prog_name[KT_PROG_NAME_LEN]; /* with KT_EVF_BPF_EVENT */
 	char name[KT_NAME_MAX];

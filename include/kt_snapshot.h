@@ -18,20 +18,20 @@
 
 /* kt_snap_image.kind */
 #define KT_SNAP_BPF_IMAGE 1 /* struct bpf_ksym on bpf_kallsyms, !prog */
-#define KT_SNAP_FTRACE	  2 /* struct ftrace_ops on ftrace_ops_trampoline_list */
-#define KT_SNAP_BPF_PROG  3 /* struct bpf_ksym on bpf_kallsyms, prog: its name */
-#define KT_SNAP_KPROBE	  4 /* struct kprobe_insn_page on a kprobe_insn_cache */
+#define KT_SNAP_FTRACE 2 /* struct ftrace_ops on ftrace_ops_trampoline_list */
+#define KT_SNAP_BPF_PROG 3 /* struct bpf_ksym on bpf_kallsyms, prog: its name */
+#define KT_SNAP_KPROBE 4 /* struct kprobe_insn_page on a kprobe_insn_cache */
 
 /* kt_snap_image.flags */
 #define KT_SNAP_F_TRUNCATED 0x1
 
 /* Return values of the walker program (its retval) */
-#define KT_SNAP_OK		  0
-#define KT_SNAP_NO_BPF_LIST	  0x1 /* bpf_kallsyms did not resolve */
-#define KT_SNAP_NO_FTRACE_LIST	  0x2 /* ftrace_ops_trampoline_list did not resolve */
-#define KT_SNAP_BPF_UNFINISHED	  0x4 /* bpf_kallsyms did not lead back to its head */
+#define KT_SNAP_OK 0
+#define KT_SNAP_NO_BPF_LIST 0x1 /* bpf_kallsyms did not resolve */
+#define KT_SNAP_NO_FTRACE_LIST 0x2 /* ftrace_ops_trampoline_list did not resolve */
+#define KT_SNAP_BPF_UNFINISHED 0x4 /* bpf_kallsyms did not lead back to its head */
 #define KT_SNAP_FTRACE_UNFINISHED 0x8
-#define KT_SNAP_NO_KPROBE_LIST	  0x10 /* kprobe_insn_slots did not resolve */
+#define KT_SNAP_NO_KPROBE_LIST 0x10 /* kprobe_insn_slots did not resolve */
 #define KT_SNAP_KPROBE_UNFINISHED 0x20
 
 struct kt_snap_image {

@@ -31,11 +31,11 @@ struct kt_attrib {
 };
 
 struct kt_attrib_stats {
-	unsigned long long cached;	  /* ids in the table */
+	unsigned long long cached; /* ids in the table */
 	unsigned long long resolved_proc; /* answered on the record's path */
 	unsigned long long resolved_walk; /* answered by a tree walk */
-	unsigned long long unresolved;	  /* records that went out unknown */
-	unsigned long long walks;	  /* tree walks finished */
+	unsigned long long unresolved; /* records that went out unknown */
+	unsigned long long walks; /* tree walks finished */
 };
 
 struct kt_attrib_cache;

@@ -9,8 +9,8 @@ int kt_backend_valid_name(const char *which)
 	return !strcmp(which, "bpf") || !strcmp(which, "native") || !strcmp(which, "auto");
 }
 
-int kt_backend_open(const char *which, const struct kt_backend_opts *o, kt_emit_fn emit,
-		    void *ctx, struct kt_backend **out)
+int kt_backend_open(const char *which, const struct kt_backend_opts *o, kt_emit_fn emit, void *ctx,
+		    struct kt_backend **out)
 {
 	char why[256] = "", why2[256] = "";
 	int err;

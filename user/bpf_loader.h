@@ -15,10 +15,10 @@
 #include "ksymtap.h"
 
 struct kt_bpf_loaded {
-	int err;		    /* 0, or -errno with why[] */
+	int err; /* 0, or -errno with why[] */
 	char why[256];
 	int events_fd, dropped_fd, owners_fd;
-	int link_fd[KT_HOOK_MAX];   /* -1: hook off, hook_why[] says why */
+	int link_fd[KT_HOOK_MAX]; /* -1: hook off, hook_why[] says why */
 	char hook_why[KT_HOOK_MAX][96];
 	struct kt_range ftrace_caller, kprobe_caller;
 	unsigned int page_size;

@@ -64,8 +64,8 @@ static bool take_uid(const char *s, size_t n, char *out)
  * kubelets nested under systemd prefix "kubelet-"), or cgroupfs pod<uid>. */
 static bool pod_component(const char *c, size_t n, bool under_kubepods, char *uid)
 {
-	static const char *const qos[] = {"kubepods-pod", "kubepods-besteffort-pod",
-					  "kubepods-burstable-pod"};
+	static const char *const qos[] = { "kubepods-pod", "kubepods-besteffort-pod",
+					   "kubepods-burstable-pod" };
 	size_t i, pl;
 
 	if (has_prefix(c, n, "kubelet-"))
@@ -88,17 +88,17 @@ struct form {
 
 /* <prefix><id>[.scope] */
 static const struct form scope_forms[] = {
-    {"docker-", "docker"},
-    {"cri-containerd-", "containerd"},
-    {"crio-", "cri-o"},
-    {"libpod-", "podman"},
+	{ "docker-", "docker" },
+	{ "cri-containerd-", "containerd" },
+	{ "crio-", "cri-o" },
+	{ "libpod-", "podman" },
 };
 
 /* <slice>:<prefix>:<id>, containerd's systemd driver outside a systemd scope */
 static const struct form colon_forms[] = {
-    {"docker", "docker"},
-    {"cri-containerd", "containerd"},
-    {"crio", "cri-o"},
+	{ "docker", "docker" },
+	{ "cri-containerd", "containerd" },
+	{ "crio", "cri-o" },
 };
 
 static bool container_component(const char *c, size_t n, const char *prev, size_t prevn,

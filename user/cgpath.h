@@ -12,12 +12,12 @@
 #include <stdbool.h>
 
 #define KT_CONTAINER_ID_LEN 64 /* sha256 hex, what every runtime here uses */
-#define KT_POD_UID_MAX	    36 /* 8-4-4-4-12; static pods' hash UIDs are 32 */
+#define KT_POD_UID_MAX 36 /* 8-4-4-4-12; static pods' hash UIDs are 32 */
 
 struct kt_cgpath_info {
 	const char *runtime; /* "docker", "containerd", "cri-o", "podman", or NULL */
 	char container_id[KT_CONTAINER_ID_LEN + 1]; /* "" if none */
-	char pod_uid[KT_POD_UID_MAX + 1];	    /* "" if none */
+	char pod_uid[KT_POD_UID_MAX + 1]; /* "" if none */
 };
 
 /* Parse a cgroup path ("/kubepods.slice/..."); returns true if it names a

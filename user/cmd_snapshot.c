@@ -12,39 +12,39 @@
 #include "pipeline.h"
 
 static const char snapshot_help[] =
-    "Usage: ksymtap snapshot [OPTIONS]\n"
-    "\n"
-    "Print the dynamic kernel symbols that exist now and exit: every BPF program\n"
-    "(its image, its subprograms, then a BPF_EVENT PROG_LOAD with its id and tag),\n"
-    "then BPF trampolines, dispatchers and struct_ops images, ftrace trampolines\n"
-    "and kprobe instruction pages.  These are the records that stream and the\n"
-    "other live commands print first; they are marked as perf marks the records\n"
-    "it synthesizes at start-up (text: swapper 0 [000] 0.000000; json:\n"
-    "\"snapshot\":true; raw: an all-zero sample_id).  Names are /proc/kallsyms's.\n"
-    "\n"
-    "Needs CAP_SYS_ADMIN (bpf_prog_get_next_id), but no tracing programs.\n"
-    "\n"
-    "Options:\n"
-    "  -f, --format text|json|raw\n"
-    "                       text (default): perf script --show-bpf-events lines;\n"
-    "                       json: one object per line; raw: binary perf records\n"
-    "      --kallsyms FILE  also write the symbols to FILE in /proc/kallsyms's\n"
-    "                       format\n"
-    "  -v, --verbose        say where lengths came from\n"
-    "  -h, --help           this text\n"
-    "\n"
-    "Examples:\n"
-    "  ksymtap snapshot                     perf script style lines\n"
-    "  ksymtap snapshot -f json | jq -r 'select(.kind==\"ksymbol\") | .name'\n";
+	"Usage: ksymtap snapshot [OPTIONS]\n"
+	"\n"
+	"Print the dynamic kernel symbols that exist now and exit: every BPF program\n"
+	"(its image, its subprograms, then a BPF_EVENT PROG_LOAD with its id and tag),\n"
+	"then BPF trampolines, dispatchers and struct_ops images, ftrace trampolines\n"
+	"and kprobe instruction pages.  These are the records that stream and the\n"
+	"other live commands print first; they are marked as perf marks the records\n"
+	"it synthesizes at start-up (text: swapper 0 [000] 0.000000; json:\n"
+	"\"snapshot\":true; raw: an all-zero sample_id).  Names are /proc/kallsyms's.\n"
+	"\n"
+	"Needs CAP_SYS_ADMIN (bpf_prog_get_next_id), but no tracing programs.\n"
+	"\n"
+	"Options:\n"
+	"  -f, --format text|json|raw\n"
+	"                       text (default): perf script --show-bpf-events lines;\n"
+	"                       json: one object per line; raw: binary perf records\n"
+	"      --kallsyms FILE  also write the symbols to FILE in /proc/kallsyms's\n"
+	"                       format\n"
+	"  -v, --verbose        say where lengths came from\n"
+	"  -h, --help           this text\n"
+	"\n"
+	"Examples:\n"
+	"  ksymtap snapshot                     perf script style lines\n"
+	"  ksymtap snapshot -f json | jq -r 'select(.kind==\"ksymbol\") | .name'\n";
 
 int cmd_snapshot(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-	    {"format", required_argument, NULL, 'f'},
-	    {"kallsyms", required_argument, NULL, OPT_KALLSYMS},
-	    {"verbose", no_argument, NULL, 'v'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
+		{ "format", required_argument, NULL, 'f' },
+		{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
 	struct kt_kallsyms_file kf;
 	struct kt_output_sink out;

@@ -40,7 +40,8 @@ static const char stream_examples[] =
 
 int cmd_stream(int argc, char **argv)
 {
-	static const struct option longopts[] = { KT_COMMON_LONGOPTS, KT_LIVE_LONGOPTS,
+	static const struct option longopts[] = { KT_COMMON_LONGOPTS,
+						  KT_LIVE_LONGOPTS,
 						  { NULL, 0, NULL, 0 } };
 	struct kt_common c;
 	struct kt_pipeline p;

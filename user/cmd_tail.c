@@ -74,7 +74,8 @@ int cmd_tail(int argc, char **argv)
 			errno = 0;
 			duration = strtod(optarg, &end);
 			if (errno || end == optarg || *end || duration <= 0) {
-				kt_err("--duration: '%s' is not a positive number of seconds", optarg);
+				kt_err("--duration: '%s' is not a positive number of seconds",
+				       optarg);
 				return KT_EXIT_USAGE;
 			}
 			break;

@@ -62,8 +62,8 @@ static bool same_identity(const struct kt_record *a, const struct kt_record *b)
 	if (a->type != b->type)
 		return false;
 	if (a->type == KT_RECORD_KSYMBOL)
-		return a->addr == b->addr && a->ksym_type == b->ksym_type &&
-		       a->flags == b->flags && !strcmp(a->name, b->name);
+		return a->addr == b->addr && a->ksym_type == b->ksym_type && a->flags == b->flags &&
+		       !strcmp(a->name, b->name);
 	return a->bpf_type == b->bpf_type && a->prog_id == b->prog_id;
 }
 
@@ -90,7 +90,11 @@ static int add_item(struct kt_compare *c, enum kt_cmp_kind kind, const struct kt
 	if (kind == KT_CMP_MATCHED)
 		return 0;
 	c->items[c->nitems++] = (struct kt_cmp_item){
-		.kind = kind, .native = nat, .bpf = bpf, .field = field, .reason = reason,
+		.kind = kind,
+		.native = nat,
+		.bpf = bpf,
+		.field = field,
+		.reason = reason,
 	};
 	return 0;
 }
@@ -181,7 +185,8 @@ int kt_compare_run(struct kt_compare *c, __u64 t0, __u64 t1)
 		if (!field)
 			add_item(c, KT_CMP_MATCHED, n, b, NULL, NULL);
 		else
-			add_item(c, reason ? KT_CMP_EXPLAINED : KT_CMP_MISMATCH, n, b, field, reason);
+			add_item(c, reason ? KT_CMP_EXPLAINED : KT_CMP_MISMATCH, n, b, field,
+				 reason);
 	}
 	for (j = 0; j < c->n[1]; j++) {
 		if (used[j])

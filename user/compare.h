@@ -24,9 +24,9 @@ enum kt_cmp_kind {
 struct kt_cmp_item {
 	enum kt_cmp_kind kind;
 	const struct kt_record *native; /* NULL for only-bpf */
-	const struct kt_record *bpf;	/* NULL for only-native */
-	const char *field;		/* mismatches: which field */
-	const char *reason;		/* explained: why */
+	const struct kt_record *bpf; /* NULL for only-native */
+	const char *field; /* mismatches: which field */
+	const char *reason; /* explained: why */
 };
 
 struct kt_compare {

@@ -195,7 +195,8 @@ ssize_t kt_encode_json(const struct kt_record *r, char *buf, size_t size)
 		(r->rflags & KT_RF_NO_TASK) ? -1 : (int)r->tid);
 	jput(&b, "\"comm\":", 7);
 	jstr(&b, r->comm);
-	jprintf(&b, ",\"cgroup_id\":%" PRIu64 ",\"identity\":\"%s\",\"snapshot\":%s,\"origin\":\"%s\"",
+	jprintf(&b,
+		",\"cgroup_id\":%" PRIu64 ",\"identity\":\"%s\",\"snapshot\":%s,\"origin\":\"%s\"",
 		(uint64_t)r->cgroup_id,
 		(r->rflags & KT_RF_NO_TASK)	    ? "none" :
 		(r->rflags & KT_RF_LOADER_IDENTITY) ? "loader" :

@@ -8,10 +8,10 @@
 #include "ksymtap.h"
 
 struct kt_hook_desc {
-	const char *prog;   /* program name in bpf/ksymtap.bpf.c */
+	const char *prog; /* program name in bpf/ksymtap.bpf.c */
 	const char *target; /* kernel function */
 	unsigned char source;
-	bool birth;	    /* registers symbols (else: unregisters) */
+	bool birth; /* registers symbols (else: unregisters) */
 	const char *what;
 };
 

@@ -150,7 +150,8 @@ int kt_kallsyms_format(char *buf, size_t size, __u64 addr, const char *name, uns
 
 static int by_addr(const void *a, const void *b)
 {
-	const struct kt_dynsym *x = *(struct kt_dynsym *const *)a, *y = *(struct kt_dynsym *const *)b;
+	const struct kt_dynsym *x = *(struct kt_dynsym *const *)a,
+			       *y = *(struct kt_dynsym *const *)b;
 
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
@@ -303,8 +304,7 @@ static size_t lower_bound(const struct kt_dynsyms *d, __u64 addr)
 	return lo;
 }
 
-const struct kt_dynsym *kt_dynsyms_find(const struct kt_dynsyms *d, __u64 addr,
-					unsigned int source)
+const struct kt_dynsym *kt_dynsyms_find(const struct kt_dynsyms *d, __u64 addr, unsigned int source)
 {
 	size_t i;
 

@@ -50,8 +50,7 @@ int kt_kallsyms_parse_dynamic(const char *line, __u64 *addr, char *name, size_t 
 
 /* The line /proc/kallsyms prints for it, newline included: length, -ENOSPC,
  * or -EINVAL for a source that has no kallsyms module. */
-int kt_kallsyms_format(char *buf, size_t size, __u64 addr, const char *name,
-		       unsigned int source);
+int kt_kallsyms_format(char *buf, size_t size, __u64 addr, const char *name, unsigned int source);
 
 /* Every dynamic symbol of /proc/kallsyms (path NULL) or of a file in its
  * format.  -EACCES if the addresses are hidden (kptr_restrict). */

@@ -72,5 +72,6 @@ void kt_trace(const char *fmt, ...)
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "ksymtap: +%lld ms: %s\n",
-		(long long)(ts.tv_sec - t0.tv_sec) * 1000 + (ts.tv_nsec - t0.tv_nsec) / 1000000, buf);
+		(long long)(ts.tv_sec - t0.tv_sec) * 1000 + (ts.tv_nsec - t0.tv_nsec) / 1000000,
+		buf);
 }

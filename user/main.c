@@ -30,12 +30,8 @@ struct cmd {
 };
 
 static const struct cmd cmds[] = {
-	{ "stream", cmd_stream },
-	{ "compare", cmd_compare },
-	{ "serve", cmd_serve },
-	{ "tail", cmd_tail },
-	{ "snapshot", cmd_snapshot },
-	{ "record", cmd_record },
+	{ "stream", cmd_stream }, { "compare", cmd_compare },	{ "serve", cmd_serve },
+	{ "tail", cmd_tail },	  { "snapshot", cmd_snapshot }, { "record", cmd_record },
 };
 
 int main(int argc, char **argv)

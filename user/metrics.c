@@ -35,9 +35,8 @@ int kt_metrics_print(FILE *f, const struct kt_metrics *m)
 	     "Registers of symbols already in the table (snapshot overlap), dropped.");
 	fprintf(f, "ksymtap_duplicates_total %llu\n", p->dups);
 
-	head(
-	    f, "ksymtap_lost_records_total", "counter",
-	    "Records lost: by the BPF ring buffer, the kernel's native rings, or a client's queue.");
+	head(f, "ksymtap_lost_records_total", "counter",
+	     "Records lost: by the BPF ring buffer, the kernel's native rings, or a client's queue.");
 	fprintf(f, "ksymtap_lost_records_total{where=\"ringbuf\"} %llu\n",
 		strcmp(m->backend, "bpf") ? 0 : m->backend_lost);
 	fprintf(f, "ksymtap_lost_records_total{where=\"native\"} %llu\n",
@@ -84,9 +83,8 @@ int kt_metrics_print(FILE *f, const struct kt_metrics *m)
 		head(f, "ksymtap_clients_rejected_total", "counter",
 		     "Socket clients refused (--max-clients).");
 		fprintf(f, "ksymtap_clients_rejected_total %llu\n", s->rejected);
-		head(
-		    f, "ksymtap_client_overflows_total", "counter",
-		    "Times a client's queue filled (each is followed by a lost record and a snapshot).");
+		head(f, "ksymtap_client_overflows_total", "counter",
+		     "Times a client's queue filled (each is followed by a lost record and a snapshot).");
 		fprintf(f, "ksymtap_client_overflows_total %llu\n", s->overflows);
 		head(f, "ksymtap_client_snapshots_total", "counter",
 		     "Snapshots sent to clients (on connect and after overflows).");

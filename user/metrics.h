@@ -17,9 +17,9 @@ struct kt_metrics {
 	const struct kt_pipeline *p;
 	unsigned long long backend_lost; /* the backend's own drops: ring buffer or native rings */
 	bool has_hooks;
-	unsigned long hooks;		    /* bit per enum kt_hook */
+	unsigned long hooks; /* bit per enum kt_hook */
 	const struct kt_serve_stats *serve; /* NULL: not serving */
-	double start_time;		    /* unix seconds */
+	double start_time; /* unix seconds */
 };
 
 int kt_metrics_print(FILE *f, const struct kt_metrics *m);

@@ -408,8 +408,8 @@ int kt_perf_data_close(struct kt_perf_data *pd)
 		err = kt_perf_data_flush(pd, true);
 	if (pd->q.late)
 		kt_warn("%llu record(s) arrived more than %llu ms late and are out of time order "
-			"in %s", pd->q.late, (unsigned long long)(KT_PD_WINDOW_NS / 1000000),
-			pd->what);
+			"in %s",
+			pd->q.late, (unsigned long long)(KT_PD_WINDOW_NS / 1000000), pd->what);
 	kt_reorder_fini(&pd->q);
 	free(pd->buf);
 	pd->buf = NULL;

@@ -37,16 +37,16 @@ struct kt_perf_data {
 	struct kt_sink sink;
 	int fd;
 	const char *what; /* for messages: the path, "stdout" */
-	bool pipe;	  /* perf's pipe format */
+	bool pipe; /* perf's pipe format */
 	bool truncatable; /* a regular file: cut back to the last whole record on error */
 	__u64 data_offset;
-	__u64 data_size;	  /* bytes of whole records in the data section */
-	__u64 patched_size;	  /* data.size the header on disk says */
-	unsigned char *buf;	  /* whole encoded records waiting for write(2) */
+	__u64 data_size; /* bytes of whole records in the data section */
+	__u64 patched_size; /* data.size the header on disk says */
+	unsigned char *buf; /* whole encoded records waiting for write(2) */
 	size_t len, cap;
 	struct kt_reorder q;
-	__u64 (*now)(void);	  /* arrival clock of the reorder queue */
-	int err;		  /* first output error, -errno: sticky */
+	__u64 (*now)(void); /* arrival clock of the reorder queue */
+	int err; /* first output error, -errno: sticky */
 	unsigned long long records; /* KSYMBOL, BPF_EVENT and LOST records written */
 	/* Last comm announced per tid, so each task gets one PERF_RECORD_COMM. */
 	struct kt_pd_comm *comm_tab;

@@ -23,16 +23,16 @@ enum kt_origin {
 struct kt_attrib;
 
 /* kt_record.rflags */
-#define KT_RF_SNAPSHOT 0x1	   /* enumerated at start-up, not seen being born */
+#define KT_RF_SNAPSHOT 0x1 /* enumerated at start-up, not seen being born */
 #define KT_RF_LOADER_IDENTITY 0x2 /* pid/comm/cgroup kept from load time */
-#define KT_RF_NO_TASK 0x4	   /* no pid/tid/comm known (perf prints -1) */
+#define KT_RF_NO_TASK 0x4 /* no pid/tid/comm known (perf prints -1) */
 
 struct kt_record {
 	__u32 type; /* KT_RECORD_KSYMBOL, KT_RECORD_BPF_EVENT, KT_RECORD_LOST */
 	__u16 rflags;
 	__u8 source; /* enum kt_source */
 	__u8 origin; /* enum kt_origin */
-	__u64 time;  /* ns, perf's clock */
+	__u64 time; /* ns, perf's clock */
 	__u32 pid;
 	__u32 tid;
 	__u32 cpu;

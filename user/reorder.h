@@ -16,7 +16,7 @@
 #include <stddef.h>
 
 struct kt_reorder_ent {
-	__u64 time;    /* the record's own timestamp: the sort key */
+	__u64 time; /* the record's own timestamp: the sort key */
 	__u64 arrival; /* when it was pushed, on the caller's clock */
 	size_t len;
 	unsigned char *data;
@@ -26,7 +26,7 @@ struct kt_reorder {
 	struct kt_reorder_ent *ents; /* sorted: [head, head + n) */
 	size_t head, n, cap;
 	__u64 window;
-	size_t max;	/* beyond this many held records, the oldest go out anyway */
+	size_t max; /* beyond this many held records, the oldest go out anyway */
 	__u64 last_out; /* newest time that has left */
 	unsigned long long late; /* left after a newer record: arrived too late */
 };

@@ -16,16 +16,16 @@
 #include "serve_socket.h"
 
 const char *const kt_disc_names[KT_DISC_MAX] = {
-    [KT_DISC_PEER] = "peer",	   [KT_DISC_DONE] = "done",
-    [KT_DISC_HELLO] = "handshake", [KT_DISC_TOO_BIG] = "snapshot_too_big",
-    [KT_DISC_ERROR] = "error",	   [KT_DISC_SHUTDOWN] = "shutdown",
+	[KT_DISC_PEER] = "peer",       [KT_DISC_DONE] = "done",
+	[KT_DISC_HELLO] = "handshake", [KT_DISC_TOO_BIG] = "snapshot_too_big",
+	[KT_DISC_ERROR] = "error",     [KT_DISC_SHUTDOWN] = "shutdown",
 };
 
 enum cstate {
-	C_HELLO,    /* waiting for the handshake */
-	C_LIVE,	    /* snapshot queued, live records follow */
+	C_HELLO, /* waiting for the handshake */
+	C_LIVE, /* snapshot queued, live records follow */
 	C_DRAINING, /* mode=snapshot: close once the queue is sent */
-	C_DEAD,	    /* closed, freed at the next tick */
+	C_DEAD, /* closed, freed at the next tick */
 };
 
 struct client {
@@ -45,7 +45,7 @@ enum { KIND_LISTEN = 1, KIND_CLIENT };
 
 struct kt_server {
 	struct kt_sink sink; /* first: the pipeline calls us through it */
-	int kind;	     /* KIND_LISTEN: &s->kind is the listen fd's data.ptr */
+	int kind; /* KIND_LISTEN: &s->kind is the listen fd's data.ptr */
 	struct kt_serve_opts o;
 	struct kt_pipeline *p;
 	int epfd, lfd;
@@ -62,7 +62,7 @@ struct kt_server {
 
 static void set_events(struct kt_server *s, struct client *c)
 {
-	struct epoll_event ev = {.data.ptr = c};
+	struct epoll_event ev = { .data.ptr = c };
 
 	ev.events = (c->rd_closed ? 0 : EPOLLIN) | (c->want_out ? EPOLLOUT : 0);
 	epoll_ctl(s->epfd, EPOLL_CTL_MOD, c->fd, &ev);
@@ -109,7 +109,7 @@ static __u64 now_perf(struct kt_server *s)
  * snapshot_end line so they know when their table is complete. */
 static int queue_snapshot(struct kt_server *s, struct client *c, const char *reason)
 {
-	struct walk_ctx w = {.s = s, .c = c};
+	struct walk_ctx w = { .s = s, .c = c };
 	char line[160];
 	int err, n;
 
@@ -260,7 +260,7 @@ void kt_server_event(struct kt_server *s, void *ptr, uint32_t events)
 
 	if (ptr == &s->kind) {
 		for (;;) {
-			struct epoll_event ev = {.events = EPOLLIN};
+			struct epoll_event ev = { .events = EPOLLIN };
 			struct client **nc;
 			int fd = accept4(s->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 
@@ -370,10 +370,9 @@ static int sink_record(struct kt_sink *sink, const struct kt_record *r)
 			s->st.lost_records++;
 			if (c->q.lost == 1) {
 				s->st.overflows++;
-				kt_warn(
-				    "client %u: queue full (%zu bytes, --client-queue); counting "
-				    "its lost records until it catches up",
-				    c->id, s->o.queue);
+				kt_warn("client %u: queue full (%zu bytes, --client-queue); counting "
+					"its lost records until it catches up",
+					c->id, s->o.queue);
 			}
 		}
 	}
@@ -396,7 +395,7 @@ int kt_server_open(struct kt_server **out, const struct kt_serve_opts *o, struct
 		   int epfd)
 {
 	struct kt_server *s = calloc(1, sizeof(*s));
-	struct epoll_event ev = {.events = EPOLLIN};
+	struct epoll_event ev = { .events = EPOLLIN };
 	int err;
 
 	if (!s)
@@ -423,8 +422,8 @@ int kt_server_open(struct kt_server **out, const struct kt_serve_opts *o, struct
 		return err;
 	}
 	ev.data.ptr = &s->kind;
-	err = epoll_ctl(epfd, EPOLL_CTL_ADD, s->lfd, &ev) ? -errno
-							  : kt_pipeline_add_sink(p, &s->sink);
+	err = epoll_ctl(epfd, EPOLL_CTL_ADD, s->lfd, &ev) ? -errno :
+							    kt_pipeline_add_sink(p, &s->sink);
 	if (err) {
 		kt_err("%s: %s", o->path, strerror(-err));
 		kt_server_stop_accepting(s);

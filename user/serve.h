@@ -14,8 +14,8 @@
 
 struct kt_serve_opts {
 	const char *path;
-	mode_t mode;  /* 0: leave 0600 */
-	gid_t gid;    /* (gid_t)-1: leave ours */
+	mode_t mode; /* 0: leave 0600 */
+	gid_t gid; /* (gid_t)-1: leave ours */
 	size_t queue; /* per-client queue limit, bytes */
 	int max_clients;
 };
@@ -23,10 +23,10 @@ struct kt_serve_opts {
 /* Why clients went away (metrics' reason label). */
 enum kt_disc {
 	KT_DISC_PEER = 0, /* closed or reset by the client */
-	KT_DISC_DONE,	  /* mode=snapshot: sent, then closed */
-	KT_DISC_HELLO,	  /* bad handshake */
-	KT_DISC_TOO_BIG,  /* the snapshot alone exceeds --client-queue */
-	KT_DISC_ERROR,	  /* other socket errors */
+	KT_DISC_DONE, /* mode=snapshot: sent, then closed */
+	KT_DISC_HELLO, /* bad handshake */
+	KT_DISC_TOO_BIG, /* the snapshot alone exceeds --client-queue */
+	KT_DISC_ERROR, /* other socket errors */
 	KT_DISC_SHUTDOWN, /* daemon exit */
 	KT_DISC_MAX,
 };
@@ -35,9 +35,9 @@ extern const char *const kt_disc_names[KT_DISC_MAX];
 struct kt_serve_stats {
 	unsigned long long accepted, rejected; /* rejected: over --max-clients */
 	unsigned long long connected;
-	unsigned long long overflows;	 /* queue overflow episodes */
+	unsigned long long overflows; /* queue overflow episodes */
 	unsigned long long lost_records; /* records not delivered to some client */
-	unsigned long long snapshots;	 /* snapshots sent (connects and resyncs) */
+	unsigned long long snapshots; /* snapshots sent (connects and resyncs) */
 	unsigned long long disconnects[KT_DISC_MAX];
 };
 

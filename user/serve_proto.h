@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include "encode.h"
 
-#define KT_HELLO_MAX	 256
+#define KT_HELLO_MAX 256
 #define KT_HELLO_WAIT_MS 500
 
 struct kt_hello {

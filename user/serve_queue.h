@@ -17,9 +17,9 @@
 struct kt_squeue {
 	char *buf;
 	size_t head, len, cap; /* queued bytes are buf[head, head + len) */
-	size_t limit;	       /* most bytes ever queued */
+	size_t limit; /* most bytes ever queued */
 	bool overflow;
-	unsigned long long lost;       /* records not queued since the overflow began */
+	unsigned long long lost; /* records not queued since the overflow began */
 	unsigned long long lost_total; /* over the client's life */
 	unsigned long long overflows;
 };

@@ -23,7 +23,7 @@ struct ctx {
 	kt_emit_fn emit;
 	void *ctx;
 	const struct kt_dynsyms *ks; /* NULL if unreadable */
-	bool ks_walked;		     /* ks was made from the walker's lists */
+	bool ks_walked; /* ks was made from the walker's lists */
 	__u64 page;
 };
 
@@ -108,9 +108,9 @@ static int emit_images(struct ctx *c, unsigned int source, __u32 kind, bool walk
 		e = &c->ks->v[i];
 		if (e->source != source || (walked && walker_has(v, n, kind, e->addr, e->name)))
 			continue;
-		err =
-		    emit_image(c, source, e->addr,
-			       kt_snapshot_estimate_len(c->ks, source, e->addr, c->page), e->name);
+		err = emit_image(c, source, e->addr,
+				 kt_snapshot_estimate_len(c->ks, source, e->addr, c->page),
+				 e->name);
 		if (err)
 			return err;
 		(*count)++;
@@ -147,7 +147,7 @@ int kt_snapshot(kt_emit_fn emit, void *ctx, struct kt_snapshot_stats *st, char *
 	struct kt_snap_image *imgs = NULL;
 	struct kt_prog_desc *progs = NULL;
 	struct kt_dynsyms ks;
-	struct ctx c = {.emit = emit, .ctx = ctx, .page = sysconf(_SC_PAGESIZE)};
+	struct ctx c = { .emit = emit, .ctx = ctx, .page = sysconf(_SC_PAGESIZE) };
 	size_t nimgs = 0, nprogs = 0, i;
 	int err, wflags = 0, n;
 	bool walked_kprobe;
@@ -164,8 +164,8 @@ int kt_snapshot(kt_emit_fn emit, void *ctx, struct kt_snapshot_stats *st, char *
 	err = kt_snapshot_walk(err ? NULL : &ks, &imgs, &nimgs, &wflags);
 	if (err) {
 		kt_debug(
-		    "snapshot: image walker did not run (%s): lengths of BPF images and ftrace trampolines are estimated from /proc/kallsyms",
-		    strerror(-err));
+			"snapshot: image walker did not run (%s): lengths of BPF images and ftrace trampolines are estimated from /proc/kallsyms",
+			strerror(-err));
 		wflags = KT_SNAP_NO_BPF_LIST | KT_SNAP_NO_FTRACE_LIST | KT_SNAP_NO_KPROBE_LIST;
 	}
 	kt_dynsyms_free(&ks);
@@ -228,9 +228,10 @@ int kt_snapshot(kt_emit_fn emit, void *ctx, struct kt_snapshot_stats *st, char *
 emit_failed:
 	if (!err)
 		kt_debug(
-		    "snapshot: %u programs (%u images), %u BPF images (%s), %u ftrace trampolines (%s), %u kprobe pages",
-		    st->progs, st->prog_ksyms, st->images, st->walked_bpf ? "walked" : "kallsyms",
-		    st->ftrace, st->walked_ftrace ? "walked" : "kallsyms", st->kprobes);
+			"snapshot: %u programs (%u images), %u BPF images (%s), %u ftrace trampolines (%s), %u kprobe pages",
+			st->progs, st->prog_ksyms, st->images,
+			st->walked_bpf ? "walked" : "kallsyms", st->ftrace,
+			st->walked_ftrace ? "walked" : "kallsyms", st->kprobes);
 out:
 	for (i = 0; i < nprogs; i++)
 		kt_prog_desc_free(&progs[i]);

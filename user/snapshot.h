@@ -18,13 +18,13 @@
 /* What one program's bpf_prog_info (+ BTF) says, enough for its records. */
 struct kt_prog_desc {
 	__u32 id;
-	__u8 tag[KT_TAG_SIZE];	   /* the program's own tag (info.tag) */
-	char name[16];		   /* BPF_OBJ_NAME_LEN: aux->name */
-	__u32 nfuncs;		   /* nr_jited_ksyms: 1, or func_cnt with subprograms */
-	__u64 *addrs;		   /* jited_ksyms */
-	__u32 *lens;		   /* jited_func_lens */
+	__u8 tag[KT_TAG_SIZE]; /* the program's own tag (info.tag) */
+	char name[16]; /* BPF_OBJ_NAME_LEN: aux->name */
+	__u32 nfuncs; /* nr_jited_ksyms: 1, or func_cnt with subprograms */
+	__u64 *addrs; /* jited_ksyms */
+	__u32 *lens; /* jited_func_lens */
 	__u8 (*tags)[KT_TAG_SIZE]; /* prog_tags: func[i]'s tag */
-	char **func_names;	   /* BTF name of func_info[i], or NULL (no BTF) */
+	char **func_names; /* BTF name of func_info[i], or NULL (no BTF) */
 };
 
 void kt_prog_desc_free(struct kt_prog_desc *d);

@@ -16,8 +16,8 @@
 struct kt_symtab;
 
 /* kt_symtab_apply() results */
-#define KT_SYMTAB_NEW 1	 /* new information: pass the record on */
-#define KT_SYMTAB_DUP 0	 /* already known (register of a live symbol): drop it */
+#define KT_SYMTAB_NEW 1 /* new information: pass the record on */
+#define KT_SYMTAB_DUP 0 /* already known (register of a live symbol): drop it */
 
 struct kt_symtab *kt_symtab_new(void);
 void kt_symtab_free(struct kt_symtab *t);

@@ -21,8 +21,8 @@ struct pcase {
 	const char *name;
 	const char *path;
 	const char *runtime; /* NULL: none */
-	const char *id;	     /* "": none */
-	const char *pod;     /* "": none */
+	const char *id; /* "": none */
+	const char *pod; /* "": none */
 };
 
 static const struct pcase cases[] = {
@@ -38,8 +38,8 @@ static const struct pcase cases[] = {
 	  ".slice/cri-containerd-" ID_B ".scope",
 	  "containerd", ID_B, UID },
 	{ "containerd_guaranteed",
-	  "/kubepods.slice/kubepods-pod" UID_ ".slice/cri-containerd-" ID_A ".scope",
-	  "containerd", ID_A, UID },
+	  "/kubepods.slice/kubepods-pod" UID_ ".slice/cri-containerd-" ID_A ".scope", "containerd",
+	  ID_A, UID },
 	{ "containerd_colon",
 	  "/system.slice/containerd.service/kubepods-besteffort-pod" UID_
 	  ".slice:cri-containerd:" ID_A,
@@ -51,8 +51,8 @@ static const struct pcase cases[] = {
 	  "kubelet-kubepods-besteffort-pod" UID_ ".slice/cri-containerd-" ID_A ".scope",
 	  "containerd", ID_A, UID },
 	{ "crio_systemd",
-	  "/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod" UID_
-	  ".slice/crio-" ID_B ".scope",
+	  "/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod" UID_ ".slice/crio-" ID_B
+	  ".scope",
 	  "cri-o", ID_B, UID },
 	{ "crio_conmon_is_not_the_container",
 	  "/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod" UID_
@@ -65,13 +65,14 @@ static const struct pcase cases[] = {
 	{ "podman_cgroupfs", "/libpod_parent/libpod-" ID_A, "podman", ID_A, "" },
 	{ "podman_conmon", "/machine.slice/libpod-conmon-" ID_A ".scope", NULL, "", "" },
 	{ "pod_slice_only",
-	  "/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod" UID_ ".slice",
-	  NULL, "", UID },
-	{ "outermost_container_wins", "/system.slice/docker-" ID_A ".scope/docker/" ID_B,
-	  "docker", ID_A, "" },
+	  "/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod" UID_ ".slice", NULL,
+	  "", UID },
+	{ "outermost_container_wins", "/system.slice/docker-" ID_A ".scope/docker/" ID_B, "docker",
+	  ID_A, "" },
 	{ "short_id_is_not_an_id", "/system.slice/docker-0123456789ab.scope", NULL, "", "" },
-	{ "uppercase_is_not_an_id", "/docker/0123456789ABCDEF0123456789abcdef0123456789abcdef0123456789abcdef",
-	  NULL, "", "" },
+	{ "uppercase_is_not_an_id",
+	  "/docker/0123456789ABCDEF0123456789abcdef0123456789abcdef0123456789abcdef", NULL, "",
+	  "" },
 	{ "bare_id_elsewhere", "/system.slice/" ID_A, NULL, "", "" },
 	{ "pod_without_kubepods", "/pod" UID "/" ID_A, NULL, "", "" },
 	{ "bad_uid", "/kubepods.slice/kubepods-podnot-a-uid.slice/cri-containerd-" ID_A ".scope",
@@ -94,8 +95,8 @@ static void test_parse(void)
 		unit_start(name);
 		ret = kt_cgpath_parse(c->path, &info);
 		ASSERT_EQ(ret, c->runtime || c->id[0] || c->pod[0], "return value");
-		ASSERT_STREQ(info.runtime ? info.runtime : "(none)", c->runtime ? c->runtime : "(none)",
-			     "runtime");
+		ASSERT_STREQ(info.runtime ? info.runtime : "(none)",
+			     c->runtime ? c->runtime : "(none)", "runtime");
 		ASSERT_STREQ(info.container_id, c->id, "container id");
 		ASSERT_STREQ(info.pod_uid, c->pod, "pod uid");
 		unit_end();
@@ -240,8 +241,8 @@ static void test_resolve(void)
 			kt_attrib_fill(c, &r);
 			ASSERT_TRUE(r.attrib && r.attrib->path, "resolved at once");
 			if (r.attrib && r.attrib->path) {
-				ASSERT_STREQ(r.attrib->c.runtime ? r.attrib->c.runtime : "", "docker",
-					     "runtime");
+				ASSERT_STREQ(r.attrib->c.runtime ? r.attrib->c.runtime : "",
+					     "docker", "runtime");
 				ASSERT_STREQ(r.attrib->c.container_id, ID_A, "container id");
 			}
 			kt_attrib_get_stats(c, &st);
@@ -288,8 +289,7 @@ static bool write_pid(const char *dir, pid_t pid)
  * as --cgroup-root.  A live task in another cgroup must still resolve on the
  * record's path, to its host path.  Runs in a child: it unshares.
  */
-static int ns_child(const char *root, const char *nsdir, pid_t sleeper, __u64 id,
-		    const char *want)
+static int ns_child(const char *root, const char *nsdir, pid_t sleeper, __u64 id, const char *want)
 {
 	char host[64];
 	struct kt_attrib_cache *c;

@@ -7,7 +7,8 @@
 
 static void test_ranges(void)
 {
-	static const char *const names[] = { "alloc_insn_page", "absent", "arch_ftrace_update_trampoline" };
+	static const char *const names[] = { "alloc_insn_page", "absent",
+					     "arch_ftrace_update_trampoline" };
 	char path[] = "/tmp/kt_kallsymsXXXXXX";
 	struct kt_range r[3];
 	FILE *f;

@@ -18,8 +18,8 @@ static void apply(struct kt_symtab *t, __u64 addr, const char *name, unsigned ch
 	r.type = KT_RECORD_KSYMBOL;
 	r.addr = addr;
 	r.len = 64;
-	r.ksym_type = source == KT_SRC_FTRACE || source == KT_SRC_KPROBE ? KT_KSYM_TYPE_OOL
-									 : KT_KSYM_TYPE_BPF;
+	r.ksym_type = source == KT_SRC_FTRACE || source == KT_SRC_KPROBE ? KT_KSYM_TYPE_OOL :
+									   KT_KSYM_TYPE_BPF;
 	r.source = source;
 	r.flags = flags;
 	r.tid = 1;

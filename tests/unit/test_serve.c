@@ -196,7 +196,7 @@ static ssize_t read_all(int fd, char *buf, size_t size)
 static void test_daemon(void)
 {
 	char dir[] = "/tmp/kt-unit-XXXXXX", path[64];
-	struct kt_serve_opts o = {.gid = (gid_t)-1, .queue = 64 * 1024, .max_clients = 4};
+	struct kt_serve_opts o = { .gid = (gid_t)-1, .queue = 64 * 1024, .max_clients = 4 };
 	static char buf[4 << 20];
 	struct kt_serve_stats st;
 	struct kt_pipeline p;
@@ -224,7 +224,7 @@ static void test_daemon(void)
 	pump(epfd, s, &p);
 	read_all(fast, buf, sizeof(buf));
 	ASSERT_TRUE(strstr(buf, "\"snapshot\":true") && strstr(buf, "\"kind\":\"snapshot_end\",") &&
-			strstr(buf, "\"records\":2,\"reason\":\"connect\""),
+			    strstr(buf, "\"records\":2,\"reason\":\"connect\""),
 		    "fast: snapshot of prog 1 (ksymbol + bpf_event), then its end");
 	/* The slow client reads nothing while 2000 programs come and go. */
 	for (i = 2; i < 2002; i++) {

@@ -54,26 +54,26 @@ static const char *write_tmp(const char *text)
 }
 
 /* A program with two subprograms, as bpf_prog_info describes it. */
-static __u64 addrs[3] = {0xffffffffc000068cULL, 0xffffffffc000070cULL, 0xffffffffc0000750ULL};
-static __u32 lens[3] = {46, 25, 38};
+static __u64 addrs[3] = { 0xffffffffc000068cULL, 0xffffffffc000070cULL, 0xffffffffc0000750ULL };
+static __u32 lens[3] = { 46, 25, 38 };
 static __u8 tags[3][KT_TAG_SIZE] = {
-    {0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11}, /* func[0]: not the program's */
-    {0xb8, 0xb7, 0x2c, 0x7f, 0x1c, 0xf5, 0xc9, 0x5f},
-    {0xf1, 0x22, 0x9d, 0xa4, 0x7f, 0xff, 0xe9, 0xee},
+	{ 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11 }, /* func[0]: not the program's */
+	{ 0xb8, 0xb7, 0x2c, 0x7f, 0x1c, 0xf5, 0xc9, 0x5f },
+	{ 0xf1, 0x22, 0x9d, 0xa4, 0x7f, 0xff, 0xe9, 0xee },
 };
-static char *btf_names[3] = {"kt_sock_main", "kt_sub_one", "kt_sub_two"};
+static char *btf_names[3] = { "kt_sock_main", "kt_sub_one", "kt_sub_two" };
 
 static struct kt_prog_desc desc(bool btf)
 {
 	struct kt_prog_desc d = {
-	    .id = 79,
-	    .tag = {0xe8, 0x30, 0x0e, 0xe0, 0xa7, 0x3b, 0x0b, 0x01},
-	    .name = "kt_sock_main",
-	    .nfuncs = 3,
-	    .addrs = addrs,
-	    .lens = lens,
-	    .tags = tags,
-	    .func_names = btf ? btf_names : NULL,
+		.id = 79,
+		.tag = { 0xe8, 0x30, 0x0e, 0xe0, 0xa7, 0x3b, 0x0b, 0x01 },
+		.name = "kt_sock_main",
+		.nfuncs = 3,
+		.addrs = addrs,
+		.lens = lens,
+		.tags = tags,
+		.func_names = btf ? btf_names : NULL,
 	};
 	return d;
 }
@@ -87,8 +87,8 @@ static struct kt_record reg(__u64 addr, const char *name, unsigned char source, 
 	r.type = KT_RECORD_KSYMBOL;
 	r.addr = addr;
 	r.len = 40;
-	r.ksym_type = source == KT_SRC_BPF_PROG || source == KT_SRC_BPF_IMAGE ? KT_KSYM_TYPE_BPF
-									      : KT_KSYM_TYPE_OOL;
+	r.ksym_type = source == KT_SRC_BPF_PROG || source == KT_SRC_BPF_IMAGE ? KT_KSYM_TYPE_BPF :
+										KT_KSYM_TYPE_OOL;
 	r.flags = flags;
 	r.source = source;
 	r.tid = r.pid = tid;
@@ -116,7 +116,7 @@ int main(void)
 	struct kt_dynsyms ks;
 	struct rec_log l;
 	struct kt_pipeline p;
-	struct log_sink out = {.sink = {.name = "log", .record = log_sink_record}};
+	struct log_sink out = { .sink = { .name = "log", .record = log_sink_record } };
 	struct kt_record r;
 	char name[KT_NAME_MAX], small[24];
 	const char *path;
@@ -192,9 +192,9 @@ int main(void)
 
 	unit_start("kallsyms_parse_dynamic");
 	ASSERT_EQ(
-	    kt_kallsyms_parse_dynamic("ffffffffc0264654 t bpf_prog_a04f5eef06a7f555_x\t[bpf]\n",
-				      &addr, name, sizeof(name)),
-	    KT_SRC_BPF_PROG, "program");
+		kt_kallsyms_parse_dynamic("ffffffffc0264654 t bpf_prog_a04f5eef06a7f555_x\t[bpf]\n",
+					  &addr, name, sizeof(name)),
+		KT_SRC_BPF_PROG, "program");
 	ASSERT_EQ(addr, 0xffffffffc0264654ULL, "address");
 	ASSERT_STREQ(name, "bpf_prog_a04f5eef06a7f555_x", "name");
 	ASSERT_EQ(kt_kallsyms_parse_dynamic("ffffffffc0467000 t bpf_trampoline_6442505800\t[bpf]\n",
@@ -203,23 +203,23 @@ int main(void)
 	ASSERT_EQ(kt_kallsyms_parse_dynamic("ffffffffc0264700 t bpf_dispatcher_xdp\t[bpf]", &addr,
 					    name, sizeof(name)),
 		  KT_SRC_BPF_IMAGE, "dispatcher, no newline");
-	ASSERT_EQ(
-	    kt_kallsyms_parse_dynamic("ffffffffc046b000 t ftrace_trampoline\t[__builtin__ftrace]\n",
-				      &addr, name, sizeof(name)),
-	    KT_SRC_FTRACE, "ftrace trampoline");
-	ASSERT_EQ(
-	    kt_kallsyms_parse_dynamic("ffffffffc0470000 t kprobe_insn_page\t[__builtin__kprobes]\n",
-				      &addr, name, sizeof(name)),
-	    KT_SRC_KPROBE, "kprobe page");
-	ASSERT_EQ(
-	    kt_kallsyms_parse_dynamic("ffffffff81000000 T _stext\n", &addr, name, sizeof(name)), 0,
-	    "core kernel");
+	ASSERT_EQ(kt_kallsyms_parse_dynamic(
+			  "ffffffffc046b000 t ftrace_trampoline\t[__builtin__ftrace]\n", &addr,
+			  name, sizeof(name)),
+		  KT_SRC_FTRACE, "ftrace trampoline");
+	ASSERT_EQ(kt_kallsyms_parse_dynamic(
+			  "ffffffffc0470000 t kprobe_insn_page\t[__builtin__kprobes]\n", &addr,
+			  name, sizeof(name)),
+		  KT_SRC_KPROBE, "kprobe page");
+	ASSERT_EQ(kt_kallsyms_parse_dynamic("ffffffff81000000 T _stext\n", &addr, name,
+					    sizeof(name)),
+		  0, "core kernel");
 	ASSERT_EQ(kt_kallsyms_parse_dynamic("ffffffffc0a00000 t nft_do_chain\t[nf_tables]\n", &addr,
 					    name, sizeof(name)),
 		  0, "a module");
-	ASSERT_EQ(
-	    kt_kallsyms_parse_dynamic("ffffffffc0a00000 t x\t[bpfx]\n", &addr, name, sizeof(name)),
-	    0, "a module whose name starts like bpf");
+	ASSERT_EQ(kt_kallsyms_parse_dynamic("ffffffffc0a00000 t x\t[bpfx]\n", &addr, name,
+					    sizeof(name)),
+		  0, "a module whose name starts like bpf");
 	ASSERT_EQ(kt_kallsyms_parse_dynamic("garbage\n", &addr, name, sizeof(name)), 0, "garbage");
 	ASSERT_EQ(kt_kallsyms_parse_dynamic("ffffffffc0467000 t bpf_trampoline_6442505800\t[bpf]\n",
 					    &addr, small, 8),

@@ -20,40 +20,41 @@ void unit_failf(const char *file, int line, const char *fmt, ...)
 void unit_end(void);
 int unit_exit(void);
 
-#define ASSERT_TRUE(cond, what)                                                        \
-	({                                                                             \
-		bool ___ok = (cond);                                                   \
-		if (!___ok)                                                            \
-			unit_failf(__FILE__, __LINE__, "%s: expected true", what);     \
-		___ok;                                                                 \
+#define ASSERT_TRUE(cond, what)                                                    \
+	({                                                                         \
+		bool ___ok = (cond);                                               \
+		if (!___ok)                                                        \
+			unit_failf(__FILE__, __LINE__, "%s: expected true", what); \
+		___ok;                                                             \
 	})
 
-#define ASSERT_EQ(actual, expected, what)                                              \
-	({                                                                             \
-		long long ___a = (long long)(actual), ___e = (long long)(expected);    \
-		bool ___ok = ___a == ___e;                                             \
-		if (!___ok)                                                            \
-			unit_failf(__FILE__, __LINE__, "%s: got %lld, expected %lld", what, \
-				   ___a, ___e);                                        \
-		___ok;                                                                 \
+#define ASSERT_EQ(actual, expected, what)                                                         \
+	({                                                                                        \
+		long long ___a = (long long)(actual), ___e = (long long)(expected);               \
+		bool ___ok = ___a == ___e;                                                        \
+		if (!___ok)                                                                       \
+			unit_failf(__FILE__, __LINE__, "%s: got %lld, expected %lld", what, ___a, \
+				   ___e);                                                         \
+		___ok;                                                                            \
 	})
 
-#define ASSERT_STREQ(actual, expected, what)                                           \
-	({                                                                             \
+#define ASSERT_STREQ(actual, expected, what)                                          \
+	({                                                                            \
 		const char *___a = (actual), *___e = (expected);                      \
-		bool ___ok = ___a && !strcmp(___a, ___e);                              \
-		if (!___ok)                                                            \
-			unit_failf(__FILE__, __LINE__, "%s:\n    got      '%s'\n    expected '%s'", \
-				   what, ___a ? ___a : "(null)", ___e);                \
-		___ok;                                                                 \
+		bool ___ok = ___a && !strcmp(___a, ___e);                             \
+		if (!___ok)                                                           \
+			unit_failf(__FILE__, __LINE__,                                \
+				   "%s:\n    got      '%s'\n    expected '%s'", what, \
+				   ___a ? ___a : "(null)", ___e);                     \
+		___ok;                                                                \
 	})
 
-#define ASSERT_MEMEQ(actual, expected, len, what)                                      \
-	({                                                                             \
-		bool ___ok = !memcmp((actual), (expected), (len));                     \
-		if (!___ok)                                                            \
-			unit_failf(__FILE__, __LINE__, "%s: bytes differ", what);      \
-		___ok;                                                                 \
+#define ASSERT_MEMEQ(actual, expected, len, what)                                 \
+	({                                                                        \
+		bool ___ok = !memcmp((actual), (expected), (len));                \
+		if (!___ok)                                                       \
+			unit_failf(__FILE__, __LINE__, "%s: bytes differ", what); \
+		___ok;                                                            \
 	})
 
 #endif

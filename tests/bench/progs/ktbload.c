@@ -163,7 +163,8 @@ static int do_hold(long n, const char *wait_file)
 	for (i = 0; i < n; i++) {
 		fds[i] = load_prog();
 		if (fds[i] < 0) {
-			fprintf(stderr, "ktbload: program %ld: BPF_PROG_LOAD: %s\n", i, strerror(errno));
+			fprintf(stderr, "ktbload: program %ld: BPF_PROG_LOAD: %s\n", i,
+				strerror(errno));
 			return 1;
 		}
 	}
@@ -197,14 +198,29 @@ int main(int argc, char **argv)
 	optind = 2;
 	while ((opt = getopt(argc, argv, "n:w:W:g:j:kN:")) != -1) {
 		switch (opt) {
-		case 'n': n = atol(optarg); break;
-		case 'w': wait_file = optarg; break;
-		case 'W': warmup = atol(optarg); break;
-		case 'g': gap_us = atol(optarg); break;
-		case 'j': threads = atoi(optarg); break;
-		case 'k': keep = 1; break;
-		case 'N': prog_name = optarg; break;
-		default: return usage();
+		case 'n':
+			n = atol(optarg);
+			break;
+		case 'w':
+			wait_file = optarg;
+			break;
+		case 'W':
+			warmup = atol(optarg);
+			break;
+		case 'g':
+			gap_us = atol(optarg);
+			break;
+		case 'j':
+			threads = atoi(optarg);
+			break;
+		case 'k':
+			keep = 1;
+			break;
+		case 'N':
+			prog_name = optarg;
+			break;
+		default:
+			return usage();
 		}
 	}
 	if (n < 1)

@@ -69,11 +69,18 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt(argc, argv, "+r:t:o:")) != -1) {
 		switch (opt) {
-		case 'r': pattern = optarg; break;
-		case 't': timeout = atoi(optarg); break;
-		case 'o': out = optarg; break;
+		case 'r':
+			pattern = optarg;
+			break;
+		case 't':
+			timeout = atoi(optarg);
+			break;
+		case 'o':
+			out = optarg;
+			break;
 		default:
-			fprintf(stderr, "usage: ktbrun [-r PATTERN] [-t SEC] [-o FILE] -- CMD...\n");
+			fprintf(stderr,
+				"usage: ktbrun [-r PATTERN] [-t SEC] [-o FILE] -- CMD...\n");
 			return 2;
 		}
 	}

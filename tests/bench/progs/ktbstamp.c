@@ -85,7 +85,9 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt(argc, argv, "m:o:")) != -1) {
 		switch (opt) {
-		case 'm': match = optarg; break;
+		case 'm':
+			match = optarg;
+			break;
 		case 'o':
 			copy = fopen(optarg, "w");
 			if (!copy) {

@@ -36,12 +36,23 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt(argc, argv, "ax:t:r:w:")) != -1) {
 		switch (opt) {
-		case 'a': attach = 1; break;
-		case 'x': xdp_if = optarg; break;
-		case 't': hold_ms = atoi(optarg); break;
-		case 'r': rounds = atoi(optarg); break;
-		case 'w': wait_file = optarg; break;
-		default: return usage();
+		case 'a':
+			attach = 1;
+			break;
+		case 'x':
+			xdp_if = optarg;
+			break;
+		case 't':
+			hold_ms = atoi(optarg);
+			break;
+		case 'r':
+			rounds = atoi(optarg);
+			break;
+		case 'w':
+			wait_file = optarg;
+			break;
+		default:
+			return usage();
 		}
 	}
 	nobjs = argc - optind;
@@ -58,7 +69,8 @@ int main(int argc, char **argv)
 		for (i = 0; i < nobjs; i++) {
 			objs[i] = bpf_object__open_file(argv[optind + i], NULL);
 			if (!objs[i] || bpf_object__load(objs[i])) {
-				fprintf(stderr, "ktload: loading %s: %s\n", argv[optind + i], strerror(errno));
+				fprintf(stderr, "ktload: loading %s: %s\n", argv[optind + i],
+					strerror(errno));
 				return 1;
 			}
 			bpf_object__for_each_map(m, objs[i]) {
@@ -66,8 +78,8 @@ int main(int argc, char **argv)
 					continue;
 				links[nlinks] = bpf_map__attach_struct_ops(m);
 				if (!links[nlinks]) {
-					fprintf(stderr, "ktload: struct_ops %s: %s\n", bpf_map__name(m),
-						strerror(errno));
+					fprintf(stderr, "ktload: struct_ops %s: %s\n",
+						bpf_map__name(m), strerror(errno));
 					return 1;
 				}
 				nlinks++;
@@ -80,16 +92,20 @@ int main(int argc, char **argv)
 				bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len);
 				printf("loaded %s id %u\n", bpf_program__name(p), info.id);
 				if (xdp_if && bpf_program__type(p) == BPF_PROG_TYPE_XDP) {
-					if (bpf_xdp_attach(ifindex, bpf_program__fd(p), XDP_FLAGS_SKB_MODE, NULL)) {
-						fprintf(stderr, "ktload: xdp attach: %s\n", strerror(errno));
+					if (bpf_xdp_attach(ifindex, bpf_program__fd(p),
+							   XDP_FLAGS_SKB_MODE, NULL)) {
+						fprintf(stderr, "ktload: xdp attach: %s\n",
+							strerror(errno));
 						return 1;
 					}
 					xdp_fd = bpf_program__fd(p);
 					printf("xdp attached to %s\n", xdp_if);
-				} else if (attach && bpf_program__type(p) == BPF_PROG_TYPE_TRACING) {
+				} else if (attach &&
+					   bpf_program__type(p) == BPF_PROG_TYPE_TRACING) {
 					links[nlinks] = bpf_program__attach(p);
 					if (!links[nlinks]) {
-						fprintf(stderr, "ktload: attach %s: %s\n", bpf_program__name(p), strerror(errno));
+						fprintf(stderr, "ktload: attach %s: %s\n",
+							bpf_program__name(p), strerror(errno));
 						return 1;
 					}
 					nlinks++;

@@ -35,10 +35,18 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt(argc, argv, "w:t:n:r:")) != -1) {
 		switch (opt) {
-		case 'w': wait_file = optarg; break;
-		case 't': hold_ms = atoi(optarg); break;
-		case 'n': name = optarg; break;
-		case 'r': rounds = atoi(optarg); break;
+		case 'w':
+			wait_file = optarg;
+			break;
+		case 't':
+			hold_ms = atoi(optarg);
+			break;
+		case 'n':
+			name = optarg;
+			break;
+		case 'r':
+			rounds = atoi(optarg);
+			break;
 		default:
 			fprintf(stderr, "usage: ktprog [-n NAME] [-r N] [-w FILE | -t MS]\n");
 			return 2;

@@ -14,7 +14,7 @@
 
 int main(int argc, char **argv)
 {
-	struct sockaddr_un a = {.sun_family = AF_UNIX};
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
 	static const char hello[] = "format=json\n";
 	char buf[65536];
 	ssize_t n;
