@@ -70,11 +70,8 @@ int cmd_snapshot(int argc, char **argv)
 		kt_err("unexpected argument '%s' (try 'ksymtap snapshot --help')", argv[optind]);
 		return KT_EXIT_USAGE;
 	}
-	if (kt_pipeline_init(&p) || kt_output_sink_init(&out, STDOUT_FILENO, c.fmt, "stdout") ||
-	    kt_pipeline_add_sink(&p, &out.sink)) {
-		kt_err("out of memory");
+	if (kt_stdout_pipeline(&p, &out, c.fmt))
 		return KT_EXIT_FAIL;
-	}
 	signal(SIGPIPE, SIG_IGN);
 	err = kt_emit_snapshot(&p, NULL);
 	if (!err)

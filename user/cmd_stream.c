@@ -69,11 +69,8 @@ int cmd_stream(int argc, char **argv)
 		kt_err("unexpected argument '%s' (try 'ksymtap --help')", argv[optind]);
 		return KT_EXIT_USAGE;
 	}
-	if (kt_pipeline_init(&p) || kt_output_sink_init(&out, STDOUT_FILENO, c.fmt, "stdout") ||
-	    kt_pipeline_add_sink(&p, &out.sink)) {
-		kt_err("out of memory");
+	if (kt_stdout_pipeline(&p, &out, c.fmt))
 		return KT_EXIT_FAIL;
-	}
 	kt_install_signals();
 	err = kt_backend_open(c.backend, &c.bo, kt_pipeline_emit, &p, &b);
 	if (err) {

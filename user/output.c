@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "log.h"
 #include "output.h"
 
 #define OUT_CAP (256 * 1024)
@@ -111,4 +112,23 @@ int kt_output_sink_init(struct kt_output_sink *s, int fd, enum kt_format fmt, co
 	s->sink.record = sink_record;
 	s->sink.flush = sink_flush;
 	return kt_output_init(&s->out, fd, fmt, what);
+}
+
+int kt_stdout_pipeline(struct kt_pipeline *p, struct kt_output_sink *out, enum kt_format fmt)
+{
+	if (kt_pipeline_init(p))
+		goto nomem;
+	if (kt_output_sink_init(out, STDOUT_FILENO, fmt, "stdout")) {
+		kt_pipeline_fini(p);
+		goto nomem;
+	}
+	if (kt_pipeline_add_sink(p, &out->sink)) {
+		kt_output_fini(&out->out);
+		kt_pipeline_fini(p);
+		goto nomem;
+	}
+	return 0;
+nomem:
+	kt_err("out of memory");
+	return -ENOMEM;
 }

@@ -31,6 +31,10 @@ struct kt_output_sink {
 };
 int kt_output_sink_init(struct kt_output_sink *s, int fd, enum kt_format fmt, const char *what);
 
+/* A pipeline whose one sink is stdout in fmt (stream, snapshot); prints its
+ * error. */
+int kt_stdout_pipeline(struct kt_pipeline *p, struct kt_output_sink *out, enum kt_format fmt);
+
 /* write(2) all of it, retrying on EINTR and short writes. */
 int kt_write_all(int fd, const void *data, size_t len);
 
