@@ -19,9 +19,13 @@
  * - kprobe_insn_slots, kprobe_optinsn_slots (kernel/kprobes.c): their pages,
  *   as kprobe_cache_get_kallsym() lists them, under the cache's name.
  *
- * Both lists are static: the typeless ksyms resolve through /proc/kallsyms,
- * which lists static data only with CONFIG_KALLSYMS_ALL=y (both Debian
- * kernels).  They are weak, so a kernel without one still walks the other.
+ * The list heads are static data, so their addresses come from kallsyms
+ * (CONFIG_KALLSYMS_ALL=y, both Debian kernels): by default from
+ * bpf_kallsyms_lookup_name() (5.16+, SYSCALL programs only), which since
+ * 60443c88f3a8 (6.2) is a binary search over the sorted names, so the walker
+ * needs no pass over /proc/kallsyms at all; or from the loader (resolve_heads
+ * off: tests that point ksymtap at a kallsyms file of their own).  Not __ksym
+ * externs: libbpf would read all of /proc/kallsyms to resolve them.
  *
  * The walk reads with bpf_probe_read_kernel() and without the lists' locks or
  * RCU (bpf_rcu_read_lock() is 6.2+, and sleepable programs cannot hold RCU on
@@ -35,9 +39,9 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* Addresses of the kernel's static list heads, from the loader's one pass over
- * /proc/kallsyms (CONFIG_KALLSYMS_ALL); 0 if absent.  Not __ksym externs:
- * libbpf would read all of kallsyms once more to resolve them. */
+/* Addresses of the kernel's static list heads, 0 if absent; with
+ * resolve_heads, looked up here instead. */
+const volatile bool resolve_heads = true;
 const volatile __u64 bpf_kallsyms_addr = 0;
 const volatile __u64 ftrace_list_addr = 0;
 const volatile __u64 kprobe_caches[2] = {}; /* kprobe_insn_slots, kprobe_optinsn_slots */
@@ -158,6 +162,43 @@ static __always_inline int walk_list(struct walk *w, const void *head, __u32 kin
 	return w->done || w->full ? 0 : unfinished;
 }
 
+static const char sym_bpf_kallsyms[] = "bpf_kallsyms";
+static const char sym_ftrace_list[] = "ftrace_ops_trampoline_list";
+static const char sym_insn_slots[] = "kprobe_insn_slots";
+static const char sym_optinsn_slots[] = "kprobe_optinsn_slots";
+
+/* Resolved on the first run (a linear scan of all symbols before 6.2). */
+__u64 heads[4]; /* bpf_kallsyms, ftrace list, the two kprobe caches */
+bool heads_resolved;
+
+/* The address of a static symbol, 0 if kallsyms lacks it. */
+static __always_inline __u64 lookup(const char *name, int size)
+{
+	__u64 addr = 0;
+
+	if (bpf_kallsyms_lookup_name(name, size, 0, &addr))
+		return 0;
+	return addr;
+}
+
+static __always_inline void resolve(void)
+{
+	if (heads_resolved)
+		return;
+	heads_resolved = true;
+	if (!resolve_heads) {
+		heads[0] = bpf_kallsyms_addr;
+		heads[1] = ftrace_list_addr;
+		heads[2] = kprobe_caches[0];
+		heads[3] = kprobe_caches[1];
+		return;
+	}
+	heads[0] = lookup(sym_bpf_kallsyms, sizeof(sym_bpf_kallsyms));
+	heads[1] = lookup(sym_ftrace_list, sizeof(sym_ftrace_list));
+	heads[2] = lookup(sym_insn_slots, sizeof(sym_insn_slots));
+	heads[3] = lookup(sym_optinsn_slots, sizeof(sym_optinsn_slots));
+}
+
 SEC("syscall")
 int walk_images(void *ctx)
 {
@@ -167,24 +208,25 @@ int walk_images(void *ctx)
 
 	nimages = 0;
 	more = 0;
-	if (bpf_kallsyms_addr)
-		ret |= walk_list(&w, (const void *)bpf_kallsyms_addr, KT_SNAP_BPF_IMAGE,
+	resolve();
+	if (heads[0])
+		ret |= walk_list(&w, (const void *)heads[0], KT_SNAP_BPF_IMAGE,
 				 KT_SNAP_BPF_UNFINISHED);
 	else
 		ret |= KT_SNAP_NO_BPF_LIST;
 	if (w.full)
 		return ret;
-	if (ftrace_list_addr)
-		ret |= walk_list(&w, (const void *)ftrace_list_addr, KT_SNAP_FTRACE,
+	if (heads[1])
+		ret |= walk_list(&w, (const void *)heads[1], KT_SNAP_FTRACE,
 				 KT_SNAP_FTRACE_UNFINISHED);
 	else
 		ret |= KT_SNAP_NO_FTRACE_LIST;
 	if (w.full)
 		return ret;
-	if (!kprobe_caches[0])
+	if (!heads[2])
 		return ret | KT_SNAP_NO_KPROBE_LIST;
 	for (i = 0; i < 2; i++) {
-		c = (void *)kprobe_caches[i];
+		c = (void *)heads[2 + i];
 		if (!c)
 			continue;
 		w.sym = BPF_CORE_READ(c, sym);

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The snapshot: the core part of /proc/kallsyms (the list heads the walker
- * follows), the walker (so its own program is gone before the enumeration),
- * then the programs, then the records.  Names of program images come from the
+ * The snapshot: the walker (so its own program is gone before the
+ * enumeration), then the programs, then the records.  Names of program images come from the
  * walker (the kernel's own bpf_ksym names), so the [bpf] part of kallsyms,
  * which costs the kernel O(programs^2) to list, is read only where the walker
  * could not finish.  A program born after the walk gets its name rebuilt the
@@ -158,10 +157,14 @@ int kt_snapshot(kt_emit_fn emit, void *ctx, struct kt_snapshot_stats *st, char *
 	/* Tests point this at /dev/null to check the built names against the
 	 * kernel's (docs/snapshot.md). */
 	kpath = getenv("KSYMTAP_KALLSYMS");
-	err = kt_dynsyms_read_core(kpath, &ks);
-	if (err)
-		kt_debug("snapshot: /proc/kallsyms: %s", strerror(-err));
-	err = kt_snapshot_walk(err ? NULL : &ks, &imgs, &nimgs, &wflags);
+	if (kpath) {
+		/* The walker's list heads from that file too (none from
+		 * /dev/null), not from the kernel. */
+		err = kt_dynsyms_read_core(kpath, &ks);
+		if (err)
+			kt_debug("snapshot: %s: %s", kpath, strerror(-err));
+	}
+	err = kt_snapshot_walk(kpath ? &ks : NULL, &imgs, &nimgs, &wflags);
 	if (err) {
 		kt_debug(
 			"snapshot: image walker did not run (%s): lengths of BPF images and ftrace trampolines are estimated from /proc/kallsyms",
@@ -169,6 +172,7 @@ int kt_snapshot(kt_emit_fn emit, void *ctx, struct kt_snapshot_stats *st, char *
 		wflags = KT_SNAP_NO_BPF_LIST | KT_SNAP_NO_FTRACE_LIST | KT_SNAP_NO_KPROBE_LIST;
 	}
 	kt_dynsyms_free(&ks);
+	kt_trace("snapshot: walker done, %zu entries", nimgs);
 	st->walked_bpf = !(wflags & (KT_SNAP_NO_BPF_LIST | KT_SNAP_BPF_UNFINISHED));
 	st->walked_ftrace = !(wflags & (KT_SNAP_NO_FTRACE_LIST | KT_SNAP_FTRACE_UNFINISHED));
 	walked_kprobe = !(wflags & (KT_SNAP_NO_KPROBE_LIST | KT_SNAP_KPROBE_UNFINISHED));
@@ -198,6 +202,7 @@ int kt_snapshot(kt_emit_fn emit, void *ctx, struct kt_snapshot_stats *st, char *
 	}
 
 	err = kt_snapshot_read_progs(&progs, &nprogs);
+	kt_trace("snapshot: %zu programs read", nprogs);
 	if (err) {
 		snprintf(why, why_size, "enumerating BPF programs: %s%s", strerror(-err),
 			 err == -EPERM ? " (needs CAP_SYS_ADMIN)" : "");

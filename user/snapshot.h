@@ -50,7 +50,8 @@ int kt_snapshot_prog_records(const struct kt_prog_desc *d, const struct kt_dynsy
  * fails (EPERM: not root). */
 int kt_snapshot_read_progs(struct kt_prog_desc **out, size_t *n);
 
-/* Images with their extents from the one-shot walker (bpf/snapshot.bpf.c).
+/* Images with their extents from the one-shot walker (bpf/snapshot.bpf.c),
+ * following the list heads in ks, or with ks NULL the ones it looks up.
  * *flags gets its KT_SNAP_* result bits.  -errno if it cannot run here. */
 struct kt_snap_image;
 int kt_snapshot_walk(const struct kt_dynsyms *ks, struct kt_snap_image **out, size_t *n,

@@ -50,6 +50,8 @@ static int walk_here(const struct kt_dynsyms *ks, struct kt_snap_image **out, si
 		err = -errno;
 		goto out;
 	}
+	/* Without ks, the walker looks its list heads up itself. */
+	skel->rodata->resolve_heads = !ks;
 	skel->rodata->bpf_kallsyms_addr = ks ? ks->bpf_kallsyms : 0;
 	skel->rodata->ftrace_list_addr = ks ? ks->ftrace_list : 0;
 	skel->rodata->kprobe_caches[0] = ks ? ks->kprobe_caches[0] : 0;
@@ -57,6 +59,7 @@ static int walk_here(const struct kt_dynsyms *ks, struct kt_snap_image **out, si
 	err = snapshot_bpf__load(skel);
 	if (err)
 		goto out;
+	kt_trace("snapshot: walker loaded");
 	fd = bpf_program__fd(skel->progs.walk_images);
 	do {
 		LIBBPF_OPTS(bpf_test_run_opts, opts);

@@ -42,6 +42,10 @@ while [ $i -le "$KTB_STARTUP_REPS" ]; do
 	rm -f st.data
 	i=$((i + 1))
 done
+# Where ksymtap's start-up goes (-vv: its phases, in ms since exec).
+ktb_start trace.out trace.err -vv
+ktb_stop
+grep ' ms: ' trace.err | while read -r l; do note "start-up phases: $l"; done
 touch go
 wait $HP
 cat st.tsv
