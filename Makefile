@@ -33,7 +33,9 @@ LDLIBS_STATIC := -static -lbpf -lelf -lz
 
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.bpf.o,$(BPF_SRCS))
-SKELS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
+# One object, one skeleton: the hooks and the snapshot's walker load together,
+# so libbpf parses the kernel's BTF once (BENCHMARKS.md, start-up).
+SKELS := $(OUTPUT)/ksymtap.skel.h
 
 # user/main.c is the CLI; everything else in user/ is library code that the unit
 # tests link against too.
@@ -83,9 +85,14 @@ $(OUTPUT)/%.bpf.o: bpf/%.bpf.c vmlinux.h $(wildcard include/*.h) $(wildcard bpf/
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@.tmp
 	$(Q)$(LLVM_STRIP) -g $@.tmp -o $@ && rm -f $@.tmp
 
-$(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
+# BPF static linking (libbpf's linker), then the skeleton of the whole.
+$(OUTPUT)/ksymtap.linked.o: $(BPF_OBJS)
+	$(call msg,LINK-BPF,$@)
+	$(Q)$(BPFTOOL) gen object $@ $^
+
+$(OUTPUT)/ksymtap.skel.h: $(OUTPUT)/ksymtap.linked.o
 	$(call msg,GEN-SKEL,$@)
-	$(Q)$(BPFTOOL) gen skeleton $< > $@
+	$(Q)$(BPFTOOL) gen skeleton $< name ksymtap_bpf > $@
 
 $(OUTPUT)/user/%.o: user/%.c $(wildcard include/*.h) $(wildcard user/*.h) $(SKELS) | $(OUTPUT)/user
 	$(call msg,CC,$@)

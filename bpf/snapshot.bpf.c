@@ -20,12 +20,12 @@
  *   as kprobe_cache_get_kallsym() lists them, under the cache's name.
  *
  * The list heads are static data, so their addresses come from kallsyms
- * (CONFIG_KALLSYMS_ALL=y, both Debian kernels): by default from
- * bpf_kallsyms_lookup_name() (5.16+, SYSCALL programs only), which since
- * 60443c88f3a8 (6.2) is a binary search over the sorted names, so the walker
- * needs no pass over /proc/kallsyms at all; or from the loader (resolve_heads
- * off: tests that point ksymtap at a kallsyms file of their own).  Not __ksym
- * externs: libbpf would read all of /proc/kallsyms to resolve them.
+ * (CONFIG_KALLSYMS_ALL=y, both Debian kernels), by bpf_kallsyms_lookup_name()
+ * (5.16+, SYSCALL programs only), which since 60443c88f3a8 (6.2) is a binary
+ * search over the sorted names: no pass over /proc/kallsyms at all.  Not
+ * __ksym externs: libbpf would read all of /proc/kallsyms to resolve them.
+ * Tests that point ksymtap at a kallsyms file of their own have the loader
+ * fill heads[] in from it instead.
  *
  * The walk reads with bpf_probe_read_kernel() and without the lists' locks or
  * RCU (bpf_rcu_read_lock() is 6.2+, and sleepable programs cannot hold RCU on
@@ -38,13 +38,6 @@
 #include "kt_snapshot.h"
 
 char LICENSE[] SEC("license") = "GPL";
-
-/* Addresses of the kernel's static list heads, 0 if absent; with
- * resolve_heads, looked up here instead. */
-const volatile bool resolve_heads = true;
-const volatile __u64 bpf_kallsyms_addr = 0;
-const volatile __u64 ftrace_list_addr = 0;
-const volatile __u64 kprobe_caches[2] = {}; /* kprobe_insn_slots, kprobe_optinsn_slots */
 
 /* Not in the BTF of kernels built without CONFIG_KPROBES (the dev host's). */
 struct kprobe_insn_cache___kt {
@@ -60,10 +53,20 @@ struct kprobe_insn_page___kt {
 /* More than any list holds; bpf_loop() allows 1 << 23. */
 #define MAX_STEPS (1 << 20)
 
-struct kt_snap_image images[KT_SNAP_MAX_IMAGES];
-__u32 nimages; /* out: entries filled in images[] */
-__u32 more; /* out: images[] filled up before the end */
-__u32 skip; /* in: images earlier runs already returned */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__type(key, __u32);
+	__type(value, struct kt_snap_state);
+} walker SEC(".maps");
+
+static __always_inline struct kt_snap_state *state(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&walker, &zero);
+}
 
 struct walk {
 	__u64 head;
@@ -71,6 +74,7 @@ struct walk {
 	const char *sym; /* kprobe pages: their cache's name */
 	__u32 kind;
 	__u32 seen;
+	__u32 skip;
 	bool done; /* back at the head */
 	bool full; /* images[] is full: stop everything */
 };
@@ -78,18 +82,21 @@ struct walk {
 static __always_inline bool store(struct walk *w, __u32 kind, __u64 start, __u64 end,
 				  const char *name)
 {
+	struct kt_snap_state *st = state();
 	struct kt_snap_image *img;
 	__u32 idx;
 	long n;
 
-	idx = nimages;
+	if (!st)
+		return false;
+	idx = st->nimages;
 	if (idx >= KT_SNAP_MAX_IMAGES) {
-		more = 1;
+		st->more = 1;
 		w->full = true;
 		return false;
 	}
 	w->seen++;
-	img = &images[idx];
+	img = &st->images[idx];
 	img->start = start;
 	img->end = end;
 	img->kind = kind;
@@ -102,7 +109,7 @@ static __always_inline bool store(struct walk *w, __u32 kind, __u64 start, __u64
 		else if (n == sizeof(img->name))
 			img->flags |= KT_SNAP_F_TRUNCATED;
 	}
-	nimages = idx + 1;
+	st->nimages = idx + 1;
 	return true;
 }
 
@@ -121,7 +128,7 @@ static long walk_one(__u32 i, void *data)
 		return 1;
 	}
 	/* Entries earlier runs returned: only follow the list. */
-	if (w->seen < skip) {
+	if (w->seen < w->skip) {
 		w->seen++;
 		w->node = (__u64)BPF_CORE_READ(node, next);
 		return 0;
@@ -139,7 +146,7 @@ static long walk_one(__u32 i, void *data)
 				       tramp + BPF_CORE_READ(op, trampoline_size), NULL);
 		else
 			w->seen++;
-	} else {
+	} else if (bpf_core_type_exists(struct kprobe_insn_page___kt)) {
 		kip = (void *)(w->node - bpf_core_field_offset(struct kprobe_insn_page___kt, list));
 		tramp = (unsigned long)BPF_CORE_READ(kip, insns);
 		stored = store(w, KT_SNAP_KPROBE, tramp, tramp + 4096, w->sym);
@@ -167,10 +174,6 @@ static const char sym_ftrace_list[] = "ftrace_ops_trampoline_list";
 static const char sym_insn_slots[] = "kprobe_insn_slots";
 static const char sym_optinsn_slots[] = "kprobe_optinsn_slots";
 
-/* Resolved on the first run (a linear scan of all symbols before 6.2). */
-__u64 heads[4]; /* bpf_kallsyms, ftrace list, the two kprobe caches */
-bool heads_resolved;
-
 /* The address of a static symbol, 0 if kallsyms lacks it. */
 static __always_inline __u64 lookup(const char *name, int size)
 {
@@ -181,34 +184,36 @@ static __always_inline __u64 lookup(const char *name, int size)
 	return addr;
 }
 
-static __always_inline void resolve(void)
+/* On the first run only (before 6.2 each lookup scans all symbols), unless
+ * the loader filled heads[] in itself. */
+static __always_inline void resolve(struct kt_snap_state *st)
 {
-	if (heads_resolved)
+	if (st->heads_resolved)
 		return;
-	heads_resolved = true;
-	if (!resolve_heads) {
-		heads[0] = bpf_kallsyms_addr;
-		heads[1] = ftrace_list_addr;
-		heads[2] = kprobe_caches[0];
-		heads[3] = kprobe_caches[1];
-		return;
-	}
-	heads[0] = lookup(sym_bpf_kallsyms, sizeof(sym_bpf_kallsyms));
-	heads[1] = lookup(sym_ftrace_list, sizeof(sym_ftrace_list));
-	heads[2] = lookup(sym_insn_slots, sizeof(sym_insn_slots));
-	heads[3] = lookup(sym_optinsn_slots, sizeof(sym_optinsn_slots));
+	st->heads_resolved = 1;
+	st->heads[0] = lookup(sym_bpf_kallsyms, sizeof(sym_bpf_kallsyms));
+	st->heads[1] = lookup(sym_ftrace_list, sizeof(sym_ftrace_list));
+	st->heads[2] = lookup(sym_insn_slots, sizeof(sym_insn_slots));
+	st->heads[3] = lookup(sym_optinsn_slots, sizeof(sym_optinsn_slots));
 }
 
 SEC("syscall")
 int walk_images(void *ctx)
 {
 	struct kprobe_insn_cache___kt *c;
+	struct kt_snap_state *st = state();
 	struct walk w = {};
 	int ret = KT_SNAP_OK, i;
+	__u64 heads[4];
 
-	nimages = 0;
-	more = 0;
-	resolve();
+	if (!st)
+		return KT_SNAP_NO_BPF_LIST | KT_SNAP_NO_FTRACE_LIST | KT_SNAP_NO_KPROBE_LIST;
+	st->nimages = 0;
+	st->more = 0;
+	w.skip = st->skip;
+	resolve(st);
+	for (i = 0; i < 4; i++)
+		heads[i] = st->heads[i];
 	if (heads[0])
 		ret |= walk_list(&w, (const void *)heads[0], KT_SNAP_BPF_IMAGE,
 				 KT_SNAP_BPF_UNFINISHED);
@@ -223,7 +228,9 @@ int walk_images(void *ctx)
 		ret |= KT_SNAP_NO_FTRACE_LIST;
 	if (w.full)
 		return ret;
-	if (!heads[2])
+	/* Known at load time: a kernel without kprobes never reaches the
+	 * relocations below (the verifier drops them as dead code). */
+	if (!bpf_core_type_exists(struct kprobe_insn_cache___kt) || !heads[2])
 		return ret | KT_SNAP_NO_KPROBE_LIST;
 	for (i = 0; i < 2; i++) {
 		c = (void *)heads[2 + i];

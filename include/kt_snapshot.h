@@ -42,4 +42,15 @@ struct kt_snap_image {
 	char name[KT_SNAP_NAME_LEN];
 };
 
+/* The walker's one-entry array map (BPF_F_MMAPABLE): the loader writes skip
+ * and reads the rest through its mapping between runs. */
+struct kt_snap_state {
+	__u32 skip; /* in: images earlier runs already returned */
+	__u32 nimages; /* out: entries filled in images[] */
+	__u32 more; /* out: images[] filled up before the end */
+	__u32 heads_resolved; /* heads[] looked up (the first run) */
+	__u64 heads[4]; /* bpf_kallsyms, ftrace list, kprobe_insn/optinsn_slots */
+	struct kt_snap_image images[KT_SNAP_MAX_IMAGES];
+};
+
 #endif

@@ -19,7 +19,10 @@ struct kt_backend_opts {
 	unsigned long disabled; /* bpf: bitmask of enum kt_hook */
 	size_t native_pages; /* native: data pages per CPU ring, power of two */
 	unsigned int wakeup_ms; /* bpf: poll period when wakeups are batched; 0: per record */
+	bool walker; /* bpf: load the snapshot's walker with the hooks */
 };
+
+struct kt_walker;
 
 struct kt_backend_ops;
 
@@ -48,6 +51,9 @@ struct kt_backend_ops {
 	/* A symbol the start-up snapshot found (KT_RF_SNAPSHOT), so that the
 	 * backend can recognize its death; NULL if it needs nothing. */
 	int (*adopt)(struct kt_backend *b, const struct kt_record *r);
+	/* Hand the snapshot's walker over (user/snapshot.h), if it has one:
+	 * the caller closes it.  NULL, or -ENOENT: none. */
+	int (*walker)(struct kt_backend *b, struct kt_walker *out);
 	/* Records the backend itself lost (ring overflow), so far. */
 	unsigned long long (*dropped)(struct kt_backend *b);
 	void (*close)(struct kt_backend *b);

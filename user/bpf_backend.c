@@ -15,6 +15,7 @@
 #include <bpf/libbpf.h>
 #include "backend.h"
 #include "bpf_loader.h"
+#include "snapshot.h"
 #include "clock.h"
 #include "hooks.h"
 #include "kallsyms.h"
@@ -176,6 +177,18 @@ static int bpf_adopt(struct kt_backend *kb, const struct kt_record *r)
 	return 0;
 }
 
+static int bpf_walker(struct kt_backend *kb, struct kt_walker *out)
+{
+	struct bpf_backend *b = (struct bpf_backend *)kb;
+
+	if (b->l.walker_fd < 0)
+		return -ENOENT;
+	out->prog_fd = b->l.walker_fd;
+	out->map_fd = b->l.walker_map_fd;
+	b->l.walker_fd = b->l.walker_map_fd = -1;
+	return 0;
+}
+
 static void bpf_close(struct kt_backend *kb)
 {
 	struct bpf_backend *b = (struct bpf_backend *)kb;
@@ -238,6 +251,7 @@ const struct kt_backend_ops kt_bpf_backend = {
 	.describe = bpf_describe,
 	.hooks = bpf_hooks,
 	.adopt = bpf_adopt,
+	.walker = bpf_walker,
 	.dropped = bpf_dropped,
 	.close = bpf_close,
 };

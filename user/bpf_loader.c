@@ -17,10 +17,13 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "bpf_loader.h"
+#include "btf_funcs.h"
 #include "hooks.h"
 #include "kallsyms.h"
 #include "log.h"
 #include "ksymtap.skel.h"
+
+#define VMLINUX_BTF "/sys/kernel/btf/vmlinux"
 
 /* What the loading side works with; only fds leave it. */
 struct loader {
@@ -28,6 +31,7 @@ struct loader {
 	struct bpf_link *links[KT_HOOK_MAX];
 	bool want[KT_HOOK_MAX];
 	char why[KT_HOOK_MAX][96];
+	bool want_walker; /* the snapshot's, loaded along (one BTF parse) */
 	struct kt_range ftrace_caller, kprobe_caller;
 };
 
@@ -56,18 +60,51 @@ static struct bpf_program *hook_prog(struct ksymtap_bpf *skel, int h)
 	return bpf_object__find_program_by_name(skel->obj, kt_hooks[h].prog);
 }
 
+/* Which hook targets the kernel's BTF has: a raw scan, or libbpf's parse if
+ * that does not understand this BTF.  -errno with why[] if neither works. */
+static int find_targets(bool *found, char *why, size_t size)
+{
+	const char *names[KT_HOOK_MAX];
+	struct btf *vmlinux;
+	int h, err;
+
+	for (h = 0; h < KT_HOOK_MAX; h++)
+		names[h] = kt_hooks[h].target;
+	err = kt_btf_find_funcs(VMLINUX_BTF, names, KT_HOOK_MAX, found);
+	if (err == -ENOENT) {
+		snprintf(why, size,
+			 "kernel has no BTF (" VMLINUX_BTF ": %s; needs CONFIG_DEBUG_INFO_BTF=y)",
+			 strerror(-err));
+		return err;
+	}
+	if (!err)
+		return 0;
+	kt_debug(VMLINUX_BTF ": %s; asking libbpf", strerror(-err));
+	vmlinux = btf__load_vmlinux_btf();
+	if (!vmlinux) {
+		err = -errno;
+		snprintf(why, size, "reading kernel BTF: %s", strerror(-err));
+		return err;
+	}
+	for (h = 0; h < KT_HOOK_MAX; h++)
+		found[h] = btf__find_by_name_kind(vmlinux, names[h], BTF_KIND_FUNC) >= 0;
+	btf__free(vmlinux);
+	return 0;
+}
+
 /* Which hooks can work here, from BTF and kallsyms, before anything loads. */
-static void decide_hooks(struct loader *b, const struct kt_backend_opts *o, struct btf *vmlinux)
+static void decide_hooks(struct loader *b, const struct kt_backend_opts *o, const bool *found)
 {
 	static const char *const callers[] = { "arch_ftrace_update_trampoline", "alloc_insn_page" };
 	struct kt_range r[2];
 	int h, n;
 
+	b->want_walker = o->walker;
 	for (h = 0; h < KT_HOOK_MAX; h++) {
 		b->want[h] = true;
 		if (o->disabled & (1UL << h))
 			hook_off(b, h, "disabled by --disable-hook");
-		else if (btf__find_by_name_kind(vmlinux, kt_hooks[h].target, BTF_KIND_FUNC) < 0)
+		else if (!found[h])
 			hook_off(b, h, "kernel has no %s()", kt_hooks[h].target);
 	}
 	/* < 6.10: module_alloc() serves everyone; only the caller says who. */
@@ -103,8 +140,11 @@ static int open_skel(struct loader *b, const struct kt_backend_opts *o, int only
 
 	if (!skel)
 		return -errno;
+	/* only: one hook, or KT_HOOK_MAX for the walker alone. */
 	for (h = 0; h < KT_HOOK_MAX; h++)
 		bpf_program__set_autoload(hook_prog(skel, h), only < 0 ? b->want[h] : h == only);
+	bpf_program__set_autoload(skel->progs.walk_images,
+				  only < 0 ? b->want_walker : only == KT_HOOK_MAX);
 	skel->rodata->ftrace_caller.start = b->ftrace_caller.start;
 	skel->rodata->ftrace_caller.end = b->ftrace_caller.end;
 	skel->rodata->kprobe_caller.start = b->kprobe_caller.start;
@@ -139,6 +179,17 @@ static void isolate_failures(struct loader *b, const struct kt_backend_opts *o)
 			ksymtap_bpf__destroy(skel);
 		if (err)
 			hook_off(b, h, "kernel refused to load it: %s", strerror(-err));
+	}
+	if (!b->want_walker)
+		return;
+	err = open_skel(b, o, KT_HOOK_MAX, &skel);
+	if (!err)
+		err = ksymtap_bpf__load(skel);
+	if (skel)
+		ksymtap_bpf__destroy(skel);
+	if (err) {
+		b->want_walker = false;
+		kt_debug("snapshot walker: kernel refused to load it: %s", strerror(-err));
 	}
 }
 
@@ -205,28 +256,15 @@ static void loader_free(struct loader *b)
 static void load_here(const struct kt_backend_opts *o, struct kt_bpf_loaded *out)
 {
 	struct loader L, *b = &L;
-	struct btf *vmlinux;
+	bool found[KT_HOOK_MAX];
 	int err, h, i, attached = 0;
 
 	memset(b, 0, sizeof(*b));
 	libbpf_set_print(libbpf_print);
-	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
-		out->err = -ENOENT;
-		snprintf(
-			out->why, sizeof(out->why),
-			"kernel has no BTF (/sys/kernel/btf/vmlinux: %s; needs CONFIG_DEBUG_INFO_BTF=y)",
-			strerror(errno));
+	out->err = find_targets(found, out->why, sizeof(out->why));
+	if (out->err)
 		return;
-	}
-	vmlinux = btf__load_vmlinux_btf();
-	if (!vmlinux) {
-		out->err = -errno;
-		snprintf(out->why, sizeof(out->why), "reading kernel BTF: %s", strerror(-out->err));
-		return;
-	}
-	kt_trace("bpf backend: kernel BTF parsed");
-	decide_hooks(b, o, vmlinux);
-	btf__free(vmlinux);
+	decide_hooks(b, o, found);
 	kt_trace("bpf backend: hooks decided");
 
 	err = load(b, o);
@@ -274,7 +312,12 @@ static void load_here(const struct kt_backend_opts *o, struct kt_bpf_loaded *out
 		/* Freeing the libbpf object must not detach: the fd does that. */
 		bpf_link__disconnect(b->links[h]);
 	}
-	if (out->events_fd < 0 || out->dropped_fd < 0 || out->owners_fd < 0) {
+	if (b->want_walker) {
+		out->walker_fd = dup(bpf_program__fd(b->skel->progs.walk_images));
+		out->walker_map_fd = dup(bpf_map__fd(b->skel->maps.walker));
+	}
+	if (out->events_fd < 0 || out->dropped_fd < 0 || out->owners_fd < 0 ||
+	    (b->want_walker && (out->walker_fd < 0 || out->walker_map_fd < 0))) {
 		err = -EMFILE;
 		snprintf(out->why, sizeof(out->why), "dup: %s", strerror(EMFILE));
 		goto fail;
@@ -297,6 +340,7 @@ static void loaded_init(struct kt_bpf_loaded *l)
 
 	memset(l, 0, sizeof(*l));
 	l->events_fd = l->dropped_fd = l->owners_fd = -1;
+	l->walker_fd = l->walker_map_fd = -1;
 	for (h = 0; h < KT_HOOK_MAX; h++)
 		l->link_fd[h] = -1;
 	l->page_size = sysconf(_SC_PAGESIZE);
@@ -312,7 +356,12 @@ void kt_bpf_loaded_close(struct kt_bpf_loaded *l)
 		close(l->dropped_fd);
 	if (l->owners_fd >= 0)
 		close(l->owners_fd);
+	if (l->walker_fd >= 0)
+		close(l->walker_fd);
+	if (l->walker_map_fd >= 0)
+		close(l->walker_map_fd);
 	l->events_fd = l->dropped_fd = l->owners_fd = -1;
+	l->walker_fd = l->walker_map_fd = -1;
 	for (h = 0; h < KT_HOOK_MAX; h++) {
 		if (l->link_fd[h] >= 0)
 			close(l->link_fd[h]);
@@ -320,10 +369,10 @@ void kt_bpf_loaded_close(struct kt_bpf_loaded *l)
 	}
 }
 
-#define MAX_FDS (3 + KT_HOOK_MAX)
+#define MAX_FDS (5 + KT_HOOK_MAX)
 
-/* The result and its fds (maps first, then the live links in hook order) in
- * one SOCK_SEQPACKET message. */
+/* The result and its fds (maps first, then the walker's program and map if
+ * loaded, then the live links in hook order) in one SOCK_SEQPACKET message. */
 static int send_loaded(int sock, const struct kt_bpf_loaded *l)
 {
 	char cbuf[CMSG_SPACE(sizeof(int) * MAX_FDS)] = {};
@@ -336,6 +385,10 @@ static int send_loaded(int sock, const struct kt_bpf_loaded *l)
 		fds[n++] = l->events_fd;
 		fds[n++] = l->dropped_fd;
 		fds[n++] = l->owners_fd;
+		if (l->walker_fd >= 0) {
+			fds[n++] = l->walker_fd;
+			fds[n++] = l->walker_map_fd;
+		}
 		for (h = 0; h < KT_HOOK_MAX; h++)
 			if (l->link_fd[h] >= 0)
 				fds[n++] = l->link_fd[h];
@@ -378,15 +431,20 @@ static int recv_loaded(int sock, struct kt_bpf_loaded *l)
 		while (n > 0)
 			close(fds[--n]);
 		l->events_fd = l->dropped_fd = l->owners_fd = -1;
+		l->walker_fd = l->walker_map_fd = -1;
 		for (h = 0; h < KT_HOOK_MAX; h++)
 			l->link_fd[h] = -1;
 		return 0;
 	}
-	if (n < 3)
+	if (n < 3 + (l->walker_fd >= 0 ? 2 : 0))
 		return -EPROTO;
 	l->events_fd = fds[i++];
 	l->dropped_fd = fds[i++];
 	l->owners_fd = fds[i++];
+	if (l->walker_fd >= 0) {
+		l->walker_fd = fds[i++];
+		l->walker_map_fd = fds[i++];
+	}
 	for (h = 0; h < KT_HOOK_MAX; h++)
 		l->link_fd[h] = l->link_fd[h] >= 0 && i < n ? fds[i++] : -1;
 	return 0;

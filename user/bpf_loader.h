@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * Loading and attaching bpf/ksymtap.bpf.c, in a short-lived child process.
+ * Loading and attaching bpf/ksymtap.bpf.c (and loading the snapshot's walker,
+ * bpf/snapshot.bpf.c, linked into the same object), in a short-lived child
+ * process.
  * libbpf parses the kernel's BTF for CO-RE (two copies of several MB while it
  * does, Debian's libbpf 1.1); doing that in a child keeps the long-running
  * process small (BENCHMARKS.md, peak RSS).  The child hands back the map and
@@ -18,6 +20,7 @@ struct kt_bpf_loaded {
 	int err; /* 0, or -errno with why[] */
 	char why[256];
 	int events_fd, dropped_fd, owners_fd;
+	int walker_fd, walker_map_fd; /* the snapshot's walker, -1 if not loaded */
 	int link_fd[KT_HOOK_MAX]; /* -1: hook off, hook_why[] says why */
 	char hook_why[KT_HOOK_MAX][96];
 	struct kt_range ftrace_caller, kprobe_caller;
@@ -28,11 +31,5 @@ struct kt_bpf_loaded {
  * but -v diagnostics). */
 void kt_bpf_load(const struct kt_backend_opts *o, struct kt_bpf_loaded *out);
 void kt_bpf_loaded_close(struct kt_bpf_loaded *l);
-
-/* Run fn(arg, fd) in a child process and read back what it writes into fd:
- * the pattern kt_bpf_load() uses, for other libbpf loads (the snapshot
- * walker).  Returns fn's exit status as 0/-errno, or the fork/wait error. */
-int kt_in_child(int (*fn)(void *arg, int fd), void *arg, int (*read_back)(void *arg, int fd),
-		void *rarg);
 
 #endif

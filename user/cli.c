@@ -52,6 +52,7 @@ void kt_common_init(struct kt_common *c)
 	c->bo.ringbuf_size = 1 << 20;
 	c->bo.native_pages = 64;
 	c->bo.wakeup_ms = 10;
+	c->bo.walker = true;
 	c->fmt = KT_FMT_TEXT;
 }
 
@@ -151,6 +152,7 @@ int kt_common_opt(struct kt_common *c, int opt, const char *arg)
 		return 1;
 	case OPT_NO_SNAPSHOT:
 		c->no_snapshot = true;
+		c->bo.walker = false;
 		return 1;
 	case OPT_KALLSYMS:
 		if (!arg[0]) {
@@ -186,14 +188,17 @@ static int emit_and_adopt(void *ctx, struct kt_record *r)
 int kt_emit_snapshot(struct kt_pipeline *p, struct kt_backend *b)
 {
 	struct adopt_ctx a = { .p = p, .b = b };
+	struct kt_walker wk = { .prog_fd = -1, .map_fd = -1 };
 	struct kt_snapshot_stats st;
 	char why[256] = "";
 	int err;
 
+	if (b && b->ops->walker)
+		b->ops->walker(b, &wk);
 	if (b && b->ops->adopt)
-		err = kt_snapshot(emit_and_adopt, &a, &st, why, sizeof(why));
+		err = kt_snapshot(&wk, emit_and_adopt, &a, &st, why, sizeof(why));
 	else
-		err = kt_snapshot(kt_pipeline_emit, p, &st, why, sizeof(why));
+		err = kt_snapshot(&wk, kt_pipeline_emit, p, &st, why, sizeof(why));
 	if (err && why[0])
 		kt_err("snapshot: %s", why);
 	return err;

@@ -140,8 +140,8 @@ static int walker_names(struct kt_dynsyms *ks, const struct kt_snap_image *v, si
 	return err;
 }
 
-int kt_snapshot(kt_emit_fn emit, void *ctx, struct kt_snapshot_stats *st, char *why,
-		size_t why_size)
+int kt_snapshot(struct kt_walker *wk, kt_emit_fn emit, void *ctx, struct kt_snapshot_stats *st,
+		char *why, size_t why_size)
 {
 	struct kt_snap_image *imgs = NULL;
 	struct kt_prog_desc *progs = NULL;
@@ -164,7 +164,7 @@ int kt_snapshot(kt_emit_fn emit, void *ctx, struct kt_snapshot_stats *st, char *
 		if (err)
 			kt_debug("snapshot: %s: %s", kpath, strerror(-err));
 	}
-	err = kt_snapshot_walk(kpath ? &ks : NULL, &imgs, &nimgs, &wflags);
+	err = kt_snapshot_walk(wk, kpath ? &ks : NULL, &imgs, &nimgs, &wflags);
 	if (err) {
 		kt_debug(
 			"snapshot: image walker did not run (%s): lengths of BPF images and ftrace trampolines are estimated from /proc/kallsyms",

@@ -50,12 +50,24 @@ int kt_snapshot_prog_records(const struct kt_prog_desc *d, const struct kt_dynsy
  * fails (EPERM: not root). */
 int kt_snapshot_read_progs(struct kt_prog_desc **out, size_t *n);
 
-/* Images with their extents from the one-shot walker (bpf/snapshot.bpf.c),
- * following the list heads in ks, or with ks NULL the ones it looks up.
- * *flags gets its KT_SNAP_* result bits.  -errno if it cannot run here. */
+/* A walker already loaded (with the BPF backend's hooks, user/bpf_loader.c):
+ * its program and its state map (struct kt_snap_state), -1 if none. */
+struct kt_walker {
+	int prog_fd;
+	int map_fd;
+};
+
+void kt_walker_close(struct kt_walker *wk);
+/* Bytes to map of the state map. */
+size_t kt_walker_state_size(void);
+
+/* Images with their extents from the one-shot walker (bpf/snapshot.bpf.c):
+ * wk if given (closed afterwards), else one loaded for this.  It follows the
+ * list heads in ks, or with ks NULL the ones it looks up.  *flags gets its
+ * KT_SNAP_* result bits.  -errno if it cannot run here. */
 struct kt_snap_image;
-int kt_snapshot_walk(const struct kt_dynsyms *ks, struct kt_snap_image **out, size_t *n,
-		     int *flags);
+int kt_snapshot_walk(struct kt_walker *wk, const struct kt_dynsyms *ks, struct kt_snap_image **out,
+		     size_t *n, int *flags);
 
 /* The length of an image kallsyms lists at addr, where nothing better is
  * known: an upper bound (docs/snapshot.md). */
@@ -71,9 +83,10 @@ struct kt_snapshot_stats {
  * Enumerate and emit.  If the enumeration fails, why[] says in one line what
  * failed and nothing is printed; an error of emit is returned as it is, with
  * why[] empty.  A missing /proc/kallsyms or walker only costs names and
- * lengths (a warning or a -v line says so).
+ * lengths (a warning or a -v line says so).  wk: as for kt_snapshot_walk(),
+ * always closed.
  */
-int kt_snapshot(kt_emit_fn emit, void *ctx, struct kt_snapshot_stats *st, char *why,
-		size_t why_size);
+int kt_snapshot(struct kt_walker *wk, kt_emit_fn emit, void *ctx, struct kt_snapshot_stats *st,
+		char *why, size_t why_size);
 
 #endif

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Run bpf/snapshot.bpf.c once (BPF_PROG_TEST_RUN of a BPF_PROG_TYPE_SYSCALL
- * program, 5.14+) and collect the images it found, run after run while it
- * says there are more.  It is loaded, run and closed before the programs are
- * enumerated, so it is never part of the snapshot itself.
+ * Run bpf/snapshot.bpf.c (BPF_PROG_TEST_RUN of a BPF_PROG_TYPE_SYSCALL
+ * program, 5.16+ for bpf_kallsyms_lookup_name()) and collect the images it
+ * found, run after run while it says there are more.  It is closed before the
+ * programs are enumerated, so it is never part of the snapshot itself.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -11,14 +11,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <linux/types.h>
 #include "kt_snapshot.h"
 #include "log.h"
 #include "snapshot.h"
-#include "snapshot.skel.h"
+#include "ksymtap.skel.h"
 
 /* Enough for 512 * KT_SNAP_MAX_IMAGES (131072) symbols; a list still growing
  * past that is left to /proc/kallsyms.  Each run follows the lists past what
@@ -35,57 +37,49 @@ static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list a
 	return vfprintf(stderr, fmt, ap);
 }
 
-static int walk_here(const struct kt_dynsyms *ks, struct kt_snap_image **out, size_t *count,
-		     int *flags)
+/* The runs themselves, through the state map's mapping. */
+static int walk_run(const struct kt_walker *wk, const struct kt_dynsyms *ks,
+		    struct kt_snap_image **out, size_t *count, int *flags)
 {
-	libbpf_print_fn_t old = libbpf_set_print(quiet_print);
+	size_t len = kt_walker_state_size(), n = 0;
 	struct kt_snap_image *v = NULL, *nv;
-	struct snapshot_bpf *skel;
-	size_t n = 0;
-	int err, runs = 0, fd;
+	struct kt_snap_state *st;
+	int err = 0, runs = 0;
 
 	*flags = 0;
-	skel = snapshot_bpf__open();
-	if (!skel) {
-		err = -errno;
-		goto out;
+	st = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, wk->map_fd, 0);
+	if (st == MAP_FAILED)
+		return -errno;
+	if (ks) {
+		st->heads[0] = ks->bpf_kallsyms;
+		st->heads[1] = ks->ftrace_list;
+		st->heads[2] = ks->kprobe_caches[0];
+		st->heads[3] = ks->kprobe_caches[1];
+		st->heads_resolved = 1;
 	}
-	/* Without ks, the walker looks its list heads up itself. */
-	skel->rodata->resolve_heads = !ks;
-	skel->rodata->bpf_kallsyms_addr = ks ? ks->bpf_kallsyms : 0;
-	skel->rodata->ftrace_list_addr = ks ? ks->ftrace_list : 0;
-	skel->rodata->kprobe_caches[0] = ks ? ks->kprobe_caches[0] : 0;
-	skel->rodata->kprobe_caches[1] = ks ? ks->kprobe_caches[1] : 0;
-	err = snapshot_bpf__load(skel);
-	if (err)
-		goto out;
-	kt_trace("snapshot: walker loaded");
-	fd = bpf_program__fd(skel->progs.walk_images);
 	do {
 		LIBBPF_OPTS(bpf_test_run_opts, opts);
 
-		skel->bss->skip = n;
-		err = bpf_prog_test_run_opts(fd, &opts);
+		st->skip = n;
+		err = bpf_prog_test_run_opts(wk->prog_fd, &opts);
 		if (err)
-			goto out;
-		*flags |= opts.retval;
-		if (!skel->bss->nimages)
 			break;
-		nv = realloc(v, (n + skel->bss->nimages) * sizeof(*v));
+		*flags |= opts.retval;
+		if (!st->nimages || st->nimages > KT_SNAP_MAX_IMAGES)
+			break;
+		nv = realloc(v, (n + st->nimages) * sizeof(*v));
 		if (!nv) {
 			err = -ENOMEM;
-			goto out;
+			break;
 		}
 		v = nv;
-		memcpy(v + n, skel->bss->images, skel->bss->nimages * sizeof(*v));
-		n += skel->bss->nimages;
-	} while (skel->bss->more && ++runs < MAX_RUNS);
-	if (skel->bss->more)
+		memcpy(v + n, st->images, st->nimages * sizeof(*v));
+		n += st->nimages;
+	} while (st->more && ++runs < MAX_RUNS);
+	if (!err && st->more)
 		*flags |= KT_SNAP_BPF_UNFINISHED | KT_SNAP_FTRACE_UNFINISHED |
 			  KT_SNAP_KPROBE_UNFINISHED;
-out:
-	snapshot_bpf__destroy(skel);
-	libbpf_set_print(old);
+	munmap(st, len);
 	if (err) {
 		free(v);
 		return err;
@@ -93,6 +87,57 @@ out:
 	*out = v;
 	*count = n;
 	return 0;
+}
+
+/* Without a loaded walker: load one alone (no hook, none of their maps). */
+static int walk_here(const struct kt_dynsyms *ks, struct kt_snap_image **out, size_t *count,
+		     int *flags)
+{
+	libbpf_print_fn_t old = libbpf_set_print(quiet_print);
+	struct kt_walker wk;
+	struct ksymtap_bpf *skel;
+	struct bpf_program *prog;
+	struct bpf_map *map;
+	int err;
+
+	skel = ksymtap_bpf__open();
+	if (!skel) {
+		err = -errno;
+		goto out;
+	}
+	bpf_object__for_each_program(prog, skel->obj)
+		bpf_program__set_autoload(prog, prog == skel->progs.walk_images);
+	/* The skeleton maps its .rodata and .bss whatever loads. */
+	bpf_object__for_each_map(map, skel->obj)
+		if (map != skel->maps.walker && map != skel->maps.rodata && map != skel->maps.bss)
+			bpf_map__set_autocreate(map, false);
+	err = ksymtap_bpf__load(skel);
+	if (err)
+		goto out;
+	kt_trace("snapshot: walker loaded");
+	wk.prog_fd = bpf_program__fd(skel->progs.walk_images);
+	wk.map_fd = bpf_map__fd(skel->maps.walker);
+	err = walk_run(&wk, ks, out, count, flags);
+out:
+	ksymtap_bpf__destroy(skel);
+	libbpf_set_print(old);
+	return err;
+}
+
+size_t kt_walker_state_size(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	return (sizeof(struct kt_snap_state) + page - 1) / page * page;
+}
+
+void kt_walker_close(struct kt_walker *wk)
+{
+	if (wk->prog_fd >= 0)
+		close(wk->prog_fd);
+	if (wk->map_fd >= 0)
+		close(wk->map_fd);
+	wk->prog_fd = wk->map_fd = -1;
 }
 
 static int write_all(int fd, const void *p, size_t n)
@@ -135,17 +180,24 @@ struct walk_hdr {
 	__u64 n;
 };
 
-/* The walker loads with libbpf, which parses the kernel's BTF (several MB):
- * in a child process, like the backend's load (user/bpf_loader.h), so that
- * the long-running process never holds it. */
-int kt_snapshot_walk(const struct kt_dynsyms *ks, struct kt_snap_image **out, size_t *count,
-		     int *flags)
+/* A walker loaded with the BPF backend's hooks runs here.  Without one it
+ * loads with libbpf, which parses the kernel's BTF (several MB): in a child
+ * process, like the backend's load (user/bpf_loader.h), so that the
+ * long-running process never holds it. */
+int kt_snapshot_walk(struct kt_walker *wk, const struct kt_dynsyms *ks, struct kt_snap_image **out,
+		     size_t *count, int *flags)
 {
 	struct kt_snap_image *v = NULL;
 	struct walk_hdr h = { 0 };
 	int p[2], status, err;
 	pid_t pid;
 
+	if (wk && wk->prog_fd >= 0) {
+		err = walk_run(wk, ks, out, count, flags);
+		/* Closed now, so that it is not among the programs listed. */
+		kt_walker_close(wk);
+		return err;
+	}
 	if (pipe2(p, O_CLOEXEC))
 		return walk_here(ks, out, count, flags);
 	fflush(stderr);
