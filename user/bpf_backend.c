@@ -232,6 +232,8 @@ static int bpf_open(struct kt_backend **out, const struct kt_backend_opts *o, kt
 	/* KSYMTAP_DEBUG_KTIME: keep the BPF side's raw bpf_ktime_get_ns()
 	 * (CLOCK_MONOTONIC), so a reader can time delivery on the same clock
 	 * with no calibrated offset in between (tests/bench). */
+	if (getenv("KSYMTAP_DEBUG_EMPTY"))
+		kt_warn("KSYMTAP_DEBUG_EMPTY: the program hooks return at once: no program records");
 	if (getenv("KSYMTAP_DEBUG_KTIME"))
 		kt_debug("KSYMTAP_DEBUG_KTIME: timestamps are raw CLOCK_MONOTONIC");
 	else if (kt_perf_clock_offset(&b->clock_off))

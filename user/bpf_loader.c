@@ -150,6 +150,7 @@ static int open_skel(struct loader *b, const struct kt_backend_opts *o, int only
 	skel->rodata->kprobe_caller.start = b->kprobe_caller.start;
 	skel->rodata->kprobe_caller.end = b->kprobe_caller.end;
 	skel->rodata->page_size = sysconf(_SC_PAGESIZE);
+	skel->rodata->debug_empty = getenv("KSYMTAP_DEBUG_EMPTY") != NULL;
 	/* Batched wakeups: a forced one once a quarter of the ring is waiting,
 	 * so a burst is read long before the ring fills. */
 	skel->rodata->wakeup_bytes = o->wakeup_ms ? o->ringbuf_size / 4 : 0;

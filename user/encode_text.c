@@ -14,72 +14,77 @@
 #include <stdbool.h>
 #include <string.h>
 #include "encode.h"
+#include "ksymtap.h"
 
-struct tbuf {
-	char *p, *end; /* end leaves room for the NUL */
-	bool full;
-};
+/* The longest line: the prefix (comm 15, tid and cpu 11 each, time 27), the
+ * longest record body with 20-digit numbers, and a name of KT_NAME_MAX - 1. */
+#define LINE_MAX (128 + 160 + KT_NAME_MAX)
 
-static inline __attribute__((always_inline)) void put(struct tbuf *b, const char *s, size_t n)
-{
-	if (b->full || (size_t)(b->end - b->p) < n) {
-		b->full = true;
-		return;
-	}
-	memcpy(b->p, s, n);
-	b->p += n;
-}
+#define LIT(o, lit) (memcpy(o, lit, sizeof(lit) - 1), (o) + sizeof(lit) - 1)
+/* The record names, padded to 32 bytes: a constant 32-byte copy is two
+ * vector moves, 22-27 bytes are a call to memcpy().  LINE_MAX has room for
+ * the overhang. */
+#define LIT32(o, arr, len) (memcpy(o, arr, 32), (o) + (len))
+static const char ksymbol_lit[32] = "PERF_RECORD_KSYMBOL addr ";
+static const char bpf_event_lit[32] = "PERF_RECORD_BPF_EVENT type ";
+static const char lost_lit[32] = "PERF_RECORD_LOST lost ";
 
-#define PUT_LIT(b, lit) put(b, lit, sizeof(lit) - 1)
+static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+			    "25262728293031323334353637383940414243444546474849"
+			    "50515253545556575859606162636465666768697071727374"
+			    "75767778798081828384858687888990919293949596979899";
 
-/* "%*s": right-aligned in width, never truncated. */
-static inline __attribute__((always_inline)) void put_str(struct tbuf *b, const char *s, size_t width)
-{
-	static const char spaces[] = "                ";
-	size_t n = strlen(s), pad;
-
-	for (pad = n < width ? width - n : 0; pad;) {
-		size_t k = pad < sizeof(spaces) - 1 ? pad : sizeof(spaces) - 1;
-
-		put(b, spaces, k);
-		pad -= k;
-	}
-	put(b, s, n);
-}
-
-/* Digits of v in base 10 or 16 (lowercase), at the end of tmp[24]; the
- * constant divisors let the compiler use multiplications and shifts. */
-static inline __attribute__((always_inline)) char *digits(char tmp[24], unsigned long long v, unsigned int base)
+/* Digits of v, at the end of tmp[24], two at a time; constant divisors
+ * become multiplications. */
+static inline __attribute__((always_inline)) char *dec(char tmp[24], unsigned long long v)
 {
 	char *q = tmp + 24;
 
-	if (base == 16) {
-		do {
-			*--q = "0123456789abcdef"[v & 15];
-			v >>= 4;
-		} while (v);
-		return q;
+	while (v >= 100) {
+		q -= 2;
+		memcpy(q, pairs + 2 * (v % 100), 2);
+		v /= 100;
 	}
-	do {
-		*--q = '0' + v % 10;
-		v /= 10;
-	} while (v);
+	if (v >= 10) {
+		q -= 2;
+		memcpy(q, pairs + 2 * v, 2);
+	} else {
+		*--q = '0' + v;
+	}
 	return q;
 }
 
-static inline __attribute__((always_inline)) void put_u(struct tbuf *b, unsigned long long v, unsigned int base)
+static inline __attribute__((always_inline)) char *copy_short(char *o, const char *q, size_t n)
 {
-	char tmp[24], *q = digits(tmp, v, base);
+	while (n--)
+		*o++ = *q++;
+	return o;
+}
 
-	put(b, q, tmp + 24 - q);
+/* "%llu" */
+static inline __attribute__((always_inline)) char *put_u(char *o, unsigned long long v)
+{
+	char tmp[24], *q = dec(tmp, v);
+
+	return copy_short(o, q, tmp + 24 - q);
+}
+
+/* "%llx": as many nibbles as v has, no loop over leading zeros. */
+static inline __attribute__((always_inline)) char *put_x(char *o, unsigned long long v)
+{
+	int n = v ? (64 - __builtin_clzll(v) + 3) / 4 : 1, i;
+
+	for (i = n - 1; i >= 0; i--, v >>= 4)
+		o[i] = "0123456789abcdef"[v & 15];
+	return o + n;
 }
 
 /* "%*d" (pad ' ') or "%0*d" (pad '0'). */
-static inline __attribute__((always_inline)) void put_d(struct tbuf *b, int v, size_t width, char pad)
+static inline __attribute__((always_inline)) char *put_d(char *o, int v, int width, char pad)
 {
 	unsigned long long m = v < 0 ? -(long long)v : v;
-	char tmp[24], *q = digits(tmp, m, 10), line[48], *o = line;
-	size_t n = tmp + 24 - q + (v < 0);
+	char tmp[24], *q = dec(tmp, m);
+	int n = tmp + 24 - q + (v < 0);
 
 	if (pad == '0' && v < 0)
 		*o++ = '-';
@@ -87,18 +92,27 @@ static inline __attribute__((always_inline)) void put_d(struct tbuf *b, int v, s
 		*o++ = pad;
 	if (pad != '0' && v < 0)
 		*o++ = '-';
-	memcpy(o, q, tmp + 24 - q);
-	o += tmp + 24 - q;
-	put(b, line, o - line);
+	return copy_short(o, q, tmp + 24 - q);
 }
 
+/* "%*s", right-aligned in width, never truncated. */
+static inline __attribute__((always_inline)) char *put_s(char *o, const char *s, size_t n,
+							 size_t width)
+{
+	for (; n < width; width--)
+		*o++ = ' ';
+	return copy_short(o, s, n);
+}
+
+/* Without a bound check per field: straight into buf when it has LINE_MAX
+ * bytes, else into a line of its own and then copied. */
 ssize_t kt_encode_text(const struct kt_record *r, char *buf, size_t size)
 {
-	unsigned long long usecs = r->time / 1000;
-	struct tbuf b = { .p = buf, .end = buf + (size ? size - 1 : 0), .full = !size };
-	char tstr[48], tmp[24], *q;
+	unsigned long long usecs = r->time / 1000, usec;
+	char line[LINE_MAX], tstr[32], tmp[24], *start = size >= LINE_MAX ? buf : line, *t, *q;
+	char *o = start;
 	const char *comm = r->comm;
-	int tid = (int)r->tid, cpu = (int)r->cpu;
+	int tid = (int)r->tid, cpu = (int)r->cpu, i;
 	size_t n;
 
 	/* perf's synthesized records carry an all-zero sample_id, so perf prints
@@ -117,57 +131,60 @@ ssize_t kt_encode_text(const struct kt_record *r, char *buf, size_t size)
 		return -EINVAL;
 
 	/* "%llu.%06llu" */
-	q = digits(tmp, usecs / 1000000, 10);
-	n = tmp + 24 - q;
-	memcpy(tstr, q, n);
-	tstr[n++] = '.';
-	q = digits(tmp, usecs % 1000000, 10);
-	memset(tstr + n, '0', 6 - (tmp + 24 - q));
-	memcpy(tstr + n + 6 - (tmp + 24 - q), q, tmp + 24 - q);
-	tstr[n + 6] = 0;
+	q = dec(tmp, usecs / 1000000);
+	t = copy_short(tstr, q, tmp + 24 - q);
+	*t++ = '.';
+	for (i = 4, usec = usecs % 1000000; i >= 0; i -= 2, usec /= 100)
+		memcpy(t + i, pairs + 2 * (usec % 100), 2);
+	t += 6;
 
 	/* "%16s %5d [%03d] %12s: " */
-	put_str(&b, comm, 16);
-	PUT_LIT(&b, " ");
-	put_d(&b, tid, 5, ' ');
-	PUT_LIT(&b, " [");
-	put_d(&b, cpu, 3, '0');
-	PUT_LIT(&b, "] ");
-	put_str(&b, tstr, 12);
-	PUT_LIT(&b, ": ");
+	o = put_s(o, comm, strnlen(comm, KT_COMM_LEN), 16);
+	*o++ = ' ';
+	o = put_d(o, tid, 5, ' ');
+	o = LIT(o, " [");
+	o = put_d(o, cpu, 3, '0');
+	o = LIT(o, "] ");
+	o = put_s(o, tstr, t - tstr, 12);
+	o = LIT(o, ": ");
 
 	switch (r->type) {
 	case KT_RECORD_KSYMBOL:
 		/* "PERF_RECORD_KSYMBOL addr %lx len %u type %u flags 0x%x name %s\n" */
-		PUT_LIT(&b, "PERF_RECORD_KSYMBOL addr ");
-		put_u(&b, r->addr, 16);
-		PUT_LIT(&b, " len ");
-		put_u(&b, r->len, 10);
-		PUT_LIT(&b, " type ");
-		put_u(&b, r->ksym_type, 10);
-		PUT_LIT(&b, " flags 0x");
-		put_u(&b, r->flags, 16);
-		PUT_LIT(&b, " name ");
-		put(&b, r->name, strlen(r->name));
+		o = LIT32(o, ksymbol_lit, 25);
+		o = put_x(o, r->addr);
+		o = LIT(o, " len ");
+		o = put_u(o, r->len);
+		o = LIT(o, " type ");
+		o = put_u(o, r->ksym_type);
+		o = LIT(o, " flags 0x");
+		o = put_x(o, r->flags);
+		o = LIT(o, " name ");
+		n = strnlen(r->name, KT_NAME_MAX - 1);
+		memcpy(o, r->name, n);
+		o += n;
 		break;
 	case KT_RECORD_BPF_EVENT:
 		/* "PERF_RECORD_BPF_EVENT type %u, flags %u, id %u\n" */
-		PUT_LIT(&b, "PERF_RECORD_BPF_EVENT type ");
-		put_u(&b, r->bpf_type, 10);
-		PUT_LIT(&b, ", flags ");
-		put_u(&b, r->bpf_flags, 10);
-		PUT_LIT(&b, ", id ");
-		put_u(&b, r->prog_id, 10);
+		o = LIT32(o, bpf_event_lit, 27);
+		o = put_u(o, r->bpf_type);
+		o = LIT(o, ", flags ");
+		o = put_u(o, r->bpf_flags);
+		o = LIT(o, ", id ");
+		o = put_u(o, r->prog_id);
 		break;
 	case KT_RECORD_LOST:
 		/* "PERF_RECORD_LOST lost %lu\n" */
-		PUT_LIT(&b, "PERF_RECORD_LOST lost ");
-		put_u(&b, r->lost, 10);
+		o = LIT32(o, lost_lit, 22);
+		o = put_u(o, r->lost);
 		break;
 	}
-	PUT_LIT(&b, "\n");
-	if (b.full)
+	*o++ = '\n';
+	n = o - start;
+	if (n >= size)
 		return -ENOSPC;
-	*b.p = 0;
-	return b.p - buf;
+	if (start == line)
+		memcpy(buf, line, n);
+	buf[n] = 0;
+	return n;
 }

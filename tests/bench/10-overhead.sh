@@ -10,9 +10,14 @@
 # alike; each condition's ratio is taken against the base block of the same
 # round.  With /ksymtap/bin/ksymtap-alt present (tests/bench/run.sh --alt),
 # condition alt is that binary streaming like kt: an A/B of a change.
+# ktempty is ksymtap with KSYMTAP_DEBUG_EMPTY: its program-path hooks attached
+# but returning at once, the floor any fentry/fexit-based tap pays.  For kt,
+# alt and perf, the listener's own CPU time over the block (all its threads,
+# /proc/PID/task/*/schedstat) is reported per cycle too: under --icount that
+# is its instructions per load+close.
 . /ksymtap/bench_lib.sh
 
-conds=${KTB_CONDS:-base kt ktstop perf}
+conds=${KTB_CONDS:-base kt ktstop ktempty perf}
 [ -x $BIN/ksymtap-alt ] && conds="$conds alt"
 note "$KTB_REPS rounds of $conds, $KTB_CYCLES cycles each after $KTB_WARMUP warm-up"
 bench overhead.cycles "$KTB_CYCLES"
@@ -40,6 +45,11 @@ while [ $rep -le "$KTB_REPS" ]; do
 			ktb_start /dev/null kt.err
 			KT_BINARY=
 			;;
+		ktempty)
+			export KSYMTAP_DEBUG_EMPTY=1
+			ktb_start /dev/null kt.err
+			unset KSYMTAP_DEBUG_EMPTY
+			;;
 		ktstop)
 			# A ring that holds the whole block, whatever the default.
 			ktb_start /dev/null kt.err --ringbuf-size 16M
@@ -47,9 +57,16 @@ while [ $rep -le "$KTB_REPS" ]; do
 			;;
 		perf) ktb_perf_start ov.data ;;
 		esac
-		out=$(ktbload cycle -n "$KTB_CYCLES" -W "$KTB_WARMUP" -N ktb_cycle) || fail "ktbload: $out"
+		lpid=
 		case $c in
-		kt | ktstop | alt)
+		kt | alt) lpid=$KT_PID ;;
+		perf) lpid=$PERF_PID ;;
+		esac
+		cpu0=$(task_cpu_ns $lpid)
+		out=$(ktbload cycle -n "$KTB_CYCLES" -W "$KTB_WARMUP" -N ktb_cycle) || fail "ktbload: $out"
+		cpu=$(($(task_cpu_ns $lpid) - cpu0))
+		case $c in
+		kt | ktstop | ktempty | alt)
 			[ $c = ktstop ] && kill -CONT "$KT_PID"
 			ktb_stop
 			grep -i lost kt.err && fail "ksymtap lost records: $(cat kt.err)"
@@ -59,8 +76,8 @@ while [ $rep -le "$KTB_REPS" ]; do
 			rm -f ov.data
 			;;
 		esac
-		note "round $rep $c: $out"
-		[ $rep -gt 0 ] && echo "$rep $c $(field mean_ns "$out") $(field p50_ns "$out")" >>ov.tsv
+		note "round $rep $c: $out listener_cpu_ns $cpu"
+		[ $rep -gt 0 ] && echo "$rep $c $(field mean_ns "$out") $(field p50_ns "$out") $((cpu / (KTB_CYCLES + KTB_WARMUP)))" >>ov.tsv
 		# Let deferred frees (RCU, workqueues) of this block settle.
 		sleep 1
 	done
@@ -70,6 +87,11 @@ done
 for c in $conds; do
 	awk -v c=$c '$2 == c { print $3 }' ov.tsv | bench_stats overhead.$c.mean_ns
 	awk -v c=$c '$2 == c { print $4 }' ov.tsv | bench_stats overhead.$c.p50_ns
+	case $c in
+	kt | alt | perf)
+		awk -v c=$c '$2 == c { print $5 }' ov.tsv | bench_stats overhead.$c.listener_ns
+		;;
+	esac
 done
 for c in $conds; do
 	[ $c = base ] && continue

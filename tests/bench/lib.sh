@@ -43,6 +43,12 @@ bench_stats() { # key
 	bench "$1.max" "$4"
 }
 
+# CPU time (ns) of all of a process's threads so far; 0 without a pid.
+task_cpu_ns() { # [pid]
+	[ -n "${1:-}" ] || { echo 0; return; }
+	cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { printf "%d\n", s }'
+}
+
 status_kb() { # pid key
 	awk -v k="$2:" '$1 == k { print $2 }' "/proc/$1/status"
 }

@@ -6,7 +6,9 @@
  */
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <linux/perf_event.h>
 #include "encode.h"
 #include "native.h"
@@ -199,6 +201,109 @@ static void test_perf_nospace(void)
 	unit_end();
 }
 
+/* perf script's own formats, by printf: the hand-built encoder must give the
+ * same bytes for any record. */
+static int ref_text(const struct kt_record *r, char *buf, size_t size)
+{
+	unsigned long long usecs = r->time / 1000;
+	const char *comm = r->comm;
+	int tid = (int)r->tid, cpu = (int)r->cpu, n;
+	char tstr[64];
+
+	if (r->rflags & KT_RF_SNAPSHOT) {
+		comm = "swapper";
+		tid = cpu = 0;
+		usecs = 0;
+	} else if (r->rflags & KT_RF_NO_TASK) {
+		comm = ":-1";
+		tid = -1;
+	}
+	snprintf(tstr, sizeof(tstr), "%llu.%06llu", usecs / 1000000, usecs % 1000000);
+	n = snprintf(buf, size, "%16s %5d [%03d] %12s: ", comm, tid, cpu, tstr);
+	if (r->type == KT_RECORD_KSYMBOL)
+		n += snprintf(buf + n, size - n,
+			      "PERF_RECORD_KSYMBOL addr %llx len %u type %u flags 0x%x name %s\n",
+			      (unsigned long long)r->addr, r->len, r->ksym_type, r->flags, r->name);
+	else if (r->type == KT_RECORD_BPF_EVENT)
+		n += snprintf(buf + n, size - n, "PERF_RECORD_BPF_EVENT type %u, flags %u, id %u\n",
+			      r->bpf_type, r->bpf_flags, r->prog_id);
+	else
+		n += snprintf(buf + n, size - n, "PERF_RECORD_LOST lost %llu\n",
+			      (unsigned long long)r->lost);
+	return n;
+}
+
+static unsigned long long rnd64(void)
+{
+	unsigned long long v = 0;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		v = v << 16 | (random() & 0xffff);
+	/* Small values and boundaries as often as large ones. */
+	switch (random() % 4) {
+	case 0:
+		return v >> (random() % 64);
+	case 1:
+		return random() % 2 ? 0 : ~0ULL;
+	default:
+		return v;
+	}
+}
+
+static void rnd_str(char *s, size_t max)
+{
+	size_t n = random() % max, i;
+
+	for (i = 0; i < n; i++)
+		s[i] = 32 + random() % 95;
+	s[n] = 0;
+}
+
+static void test_text_random(void)
+{
+	static const unsigned int types[] = { KT_RECORD_KSYMBOL, KT_RECORD_BPF_EVENT,
+					      KT_RECORD_LOST };
+	static const unsigned short rflags[] = { 0, KT_RF_SNAPSHOT, KT_RF_NO_TASK };
+	char got[1024], want[1024];
+	struct kt_record r;
+	ssize_t n;
+	int i, m;
+
+	unit_start("text_random_records_as_printf");
+	srandom(7);
+	for (i = 0; i < 200000; i++) {
+		memset(&r, 0, sizeof(r));
+		r.type = types[random() % 3];
+		r.rflags = rflags[random() % 3];
+		r.time = rnd64();
+		r.tid = rnd64();
+		r.cpu = rnd64();
+		r.addr = rnd64();
+		r.len = rnd64();
+		r.ksym_type = rnd64();
+		r.flags = rnd64();
+		r.bpf_type = rnd64();
+		r.bpf_flags = rnd64();
+		r.prog_id = rnd64();
+		r.lost = rnd64();
+		rnd_str(r.comm, sizeof(r.comm));
+		rnd_str(r.name, sizeof(r.name));
+		m = ref_text(&r, want, sizeof(want));
+		n = kt_encode_text(&r, got, sizeof(got));
+		if (!ASSERT_EQ(n, m, "length") || !ASSERT_STREQ(got, want, "line"))
+			break;
+		/* Exactly the line and no room for its NUL: too small; one more
+		 * byte (a buffer shorter than the longest line): the same bytes. */
+		if (!ASSERT_EQ(kt_encode_text(&r, got, m), -ENOSPC, "-ENOSPC"))
+			break;
+		if (!ASSERT_EQ(kt_encode_text(&r, got, m + 1), m, "length, small buffer") ||
+		    !ASSERT_STREQ(got, want, "line, small buffer"))
+			break;
+	}
+	unit_end();
+}
+
 static void test_text(void)
 {
 	struct kt_record r = ksym("bpf_prog_144b218421930bf7_wl_sock_main");
@@ -333,6 +438,7 @@ int main(void)
 	test_perf_roundtrip();
 	test_perf_nospace();
 	test_text();
+	test_text_random();
 	test_json_escaping();
 	test_json_record();
 	return unit_exit();
