@@ -32,7 +32,7 @@ struct prog {
 	__u32 id;
 	__u8 tag[KT_TAG_SIZE];
 	struct ident who;
-	char *name;
+	char name[]; /* as for struct sym */
 };
 
 /* Program KSYMBOLs of one task waiting for their BPF_EVENT, and the program a
@@ -100,7 +100,6 @@ void kt_symtab_free(struct kt_symtab *t)
 			struct prog *p = t->progs[i];
 
 			t->progs[i] = p->next;
-			free(p->name);
 			free(p);
 		}
 	free(t->syms);
@@ -311,6 +310,7 @@ static int apply_bpf_event(struct kt_symtab *t, struct kt_record *r)
 {
 	struct prog **pp, *p;
 	struct pending *pd;
+	size_t nlen;
 
 	if (r->bpf_type == KT_BPF_EVENT_PROG_UNLOAD) {
 		if (!r->prog_id) {
@@ -328,7 +328,6 @@ static int apply_bpf_event(struct kt_symtab *t, struct kt_record *r)
 		if (pp) {
 			p = *pp;
 			*pp = p->next;
-			free(p->name);
 			free(p);
 			t->nprogs--;
 			t->generation++;
@@ -340,14 +339,13 @@ static int apply_bpf_event(struct kt_symtab *t, struct kt_record *r)
 	if (find_prog(t, r->prog_id))
 		return KT_SYMTAB_DUP;
 	adopt_pending(t, r->tid, r->prog_id);
-	p = calloc(1, sizeof(*p));
+	nlen = strnlen(r->name, KT_NAME_MAX - 1);
+	p = malloc(sizeof(*p) + nlen + 1);
 	if (!p)
 		return KT_SYMTAB_NEW;
-	p->name = strdup(r->name);
-	if (!p->name) {
-		free(p);
-		return KT_SYMTAB_NEW;
-	}
+	memset(p, 0, sizeof(*p));
+	memcpy(p->name, r->name, nlen);
+	p->name[nlen] = 0;
 	p->id = r->prog_id;
 	memcpy(p->tag, r->tag, KT_TAG_SIZE);
 	ident_from(&p->who, r);
