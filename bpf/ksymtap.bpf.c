@@ -105,29 +105,10 @@ struct ev {
 	u64 *busy;
 };
 
-static __always_inline bool ev_init(struct ev *v, u16 record_type, u8 source, u8 hook, u32 nrec)
+static __always_inline void ev_fill(struct kt_event *e, u16 record_type, u8 source, u8 hook)
 {
-	u32 zero = 0;
-	struct scratch *s = bpf_map_lookup_elem(&scratch, &zero);
-	struct kt_event *e;
-	u64 id;
+	u64 id = bpf_get_current_pid_tgid();
 
-	if (!s)
-		return false;
-	if (__sync_fetch_and_add(&s->busy, 1) == 0) {
-		v->busy = &s->busy;
-		e = &s->e;
-	} else {
-		__sync_fetch_and_add(&s->busy, -1);
-		v->busy = NULL;
-		e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
-		if (!e) {
-			count_drop(nrec);
-			return false;
-		}
-	}
-	v->e = e;
-	id = bpf_get_current_pid_tgid();
 	e->time = bpf_ktime_get_ns();
 	e->cgroup_id = bpf_get_current_cgroup_id();
 	e->addr = 0;
@@ -149,6 +130,30 @@ static __always_inline bool ev_init(struct ev *v, u16 record_type, u8 source, u8
 	e->name[0] = 0;
 	e->prog_name[0] = 0;
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
+}
+
+static __always_inline bool ev_init(struct ev *v, u16 record_type, u8 source, u8 hook, u32 nrec)
+{
+	u32 zero = 0;
+	struct scratch *s = bpf_map_lookup_elem(&scratch, &zero);
+	struct kt_event *e;
+
+	if (!s)
+		return false;
+	if (__sync_fetch_and_add(&s->busy, 1) == 0) {
+		v->busy = &s->busy;
+		e = &s->e;
+	} else {
+		__sync_fetch_and_add(&s->busy, -1);
+		v->busy = NULL;
+		e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+		if (!e) {
+			count_drop(nrec);
+			return false;
+		}
+	}
+	v->e = e;
+	ev_fill(e, record_type, source, hook);
 	return true;
 }
 
@@ -159,6 +164,69 @@ static __always_inline void ev_name(struct kt_event *e, const void *src)
 	e->name_len = n > 0 ? n - 1 : 0;
 	if (n <= 0)
 		e->name[0] = 0;
+}
+
+#define KSYM_FAST_LEN 64
+
+/*
+ * A bpf_ksym's name (char[KSYM_NAME_LEN], so 64 bytes are always there to
+ * read): its first 64 bytes in one bpf_probe_read_kernel(), which copies 8
+ * bytes at a time, where bpf_probe_read_kernel_str() goes byte by byte
+ * (strncpy_from_kernel_nofault(): a fifth of prog_add's instructions,
+ * bpf_stats under icount, BENCHMARKS.md).  The length, or -1 if the name does
+ * not end in those 64 bytes (rare: program names are bpf_prog_<tag>_ and up
+ * to 15 characters).
+ */
+static __always_inline int ksym_name_fast(u64 nm[KSYM_FAST_LEN / 8], const char *src)
+{
+	u64 v;
+	int i, j;
+
+	if (bpf_probe_read_kernel(nm, KSYM_FAST_LEN, src))
+		return -1;
+#pragma unroll
+	for (i = 0; i < KSYM_FAST_LEN / 8; i++) {
+		v = nm[i];
+		/* Does this word hold a zero byte? (Mycroft's test) */
+		if (!((v - 0x0101010101010101ULL) & ~v & 0x8080808080808080ULL))
+			continue;
+#pragma unroll
+		for (j = 0; j < 8; j++)
+			if (!((v >> (8 * j)) & 0xff))
+				return i * 8 + j;
+	}
+	return -1;
+}
+
+/*
+ * An event named by a short bpf_ksym name (len >= 0 from ksym_name_fast()):
+ * reserved in the ring at its final size and filled in place, the name
+ * included, instead of built in the scratch and copied by
+ * bpf_ringbuf_output().  Otherwise ev_init(), and the caller reads the name.
+ */
+static __always_inline bool ev_init_named(struct ev *v, u16 record_type, u8 source, u8 hook,
+					  u32 nrec, const u64 nm[KSYM_FAST_LEN / 8], int len)
+{
+	struct kt_event *e;
+	u64 *dst;
+	int i;
+
+	if (len < 0)
+		return ev_init(v, record_type, source, hook, nrec);
+	e = bpf_ringbuf_reserve(&events, KT_EVENT_HDR_SIZE + KSYM_FAST_LEN, 0);
+	if (!e) {
+		count_drop(nrec);
+		return false;
+	}
+	v->busy = NULL;
+	v->e = e;
+	ev_fill(e, record_type, source, hook);
+	dst = (u64 *)e->name;
+#pragma unroll
+	for (i = 0; i < KSYM_FAST_LEN / 8; i++)
+		dst[i] = nm[i];
+	e->name_len = len;
+	return true;
 }
 
 /* Replace the current task's identity with the owner's (unload paths).  The
@@ -263,9 +331,12 @@ static __always_inline void emit_prog_ksym(u64 addr, u32 len, struct bpf_prog_au
 					   const struct prog_ctx *c, const struct prog_info *bpf_ev,
 					   u16 bpf_type)
 {
+	u64 nm[KSYM_FAST_LEN / 8];
+	int nlen = ksym_name_fast(nm, aux->ksym.name);
 	struct ev v;
 
-	if (!ev_init(&v, KT_RECORD_KSYMBOL, KT_SRC_BPF_PROG, c->hook, bpf_ev ? 2 : 1))
+	if (!ev_init_named(&v, KT_RECORD_KSYMBOL, KT_SRC_BPF_PROG, c->hook, bpf_ev ? 2 : 1, nm,
+			   nlen))
 		return;
 	v.e->addr = addr;
 	v.e->len = len;
@@ -278,10 +349,12 @@ static __always_inline void emit_prog_ksym(u64 addr, u32 len, struct bpf_prog_au
 		v.e->ev_flags |= KT_EVF_BPF_EVENT;
 		v.e->bpf_type = bpf_type;
 		__builtin_memcpy(v.e->tag, bpf_ev->tag, KT_TAG_SIZE);
-		bpf_probe_read_kernel_str(v.e->prog_name, sizeof(v.e->prog_name),
-					  &bpf_ev->aux->name);
+		/* char[BPF_OBJ_NAME_LEN], NUL-terminated (bpf_obj_name_cpy()):
+		 * all of it, no byte-wise copy. */
+		bpf_probe_read_kernel(v.e->prog_name, sizeof(v.e->prog_name), &bpf_ev->aux->name);
 	}
-	ev_name(v.e, &aux->ksym.name);
+	if (nlen < 0)
+		ev_name(v.e, &aux->ksym.name);
 	ev_owner(v.e, c->owner);
 	ev_submit(&v);
 }
@@ -379,16 +452,17 @@ static __always_inline void prog_unload(struct prog_info *pi, u8 hook)
 		bpf_map_delete_elem(&unloaded, &key);
 		return;
 	}
-	o = bpf_map_lookup_elem(&owners, &key);
-	if (o) {
-		/* bpf_prog_free_id() already zeroed aux->id. */
-		pi->id = o->prog_id;
-	} else {
-		/* Loaded before we attached.  Programs that never reached kallsyms
-		 * (load errors after the verifier) were never reported. */
-		if (!ksym_listed(&aux->ksym))
+	/* bpf_prog_free_id() already zeroed aux->id.  A listed program has no
+	 * owners entry (prog_add): the loader's table fills in its id and its
+	 * loader (user/symtab.c), as it does for one loaded before we attached. */
+	o = NULL;
+	pi->id = 0;
+	if (!ksym_listed(&aux->ksym)) {
+		o = bpf_map_lookup_elem(&owners, &key);
+		/* None: a load that failed before kallsyms, never reported. */
+		if (!o)
 			return;
-		pi->id = BPF_CORE_READ(aux, id);
+		pi->id = o->prog_id;
 	}
 	emit_prog(pi, KT_BPF_EVENT_PROG_UNLOAD, o, hook);
 	if (o)
@@ -438,7 +512,13 @@ int BPF_PROG(prog_add, struct bpf_prog *fp)
 	if (BPF_CORE_READ_BITFIELD(fp, is_func))
 		return 0;
 	prog_info_direct(&pi, fp);
-	owner_save((u64)pi.aux, KT_SRC_BPF_PROG, pi.id, 0, NULL);
+	/* A program in kallsyms (bpf_prog_kallsyms_add() lists what it does not
+	 * skip) goes again through bpf_ksym_del(), where the loader's symbol
+	 * table supplies its id and the loader's identity: no owners entry, the
+	 * largest part of this program's cost (bpf_stats, BENCHMARKS.md).  The
+	 * rest only ever reach prog_del. */
+	if (pi.aux->ksym.lnode.next == &pi.aux->ksym.lnode)
+		owner_save((u64)pi.aux, KT_SRC_BPF_PROG, pi.id, 0, NULL);
 	emit_prog(&pi, KT_BPF_EVENT_PROG_LOAD, NULL, KT_HOOK_PROG_ADD);
 	return 0;
 }
@@ -465,10 +545,12 @@ int BPF_PROG(prog_del, struct bpf_prog *fp)
 static __always_inline void emit_image(struct bpf_ksym *ksym, u16 flags, const struct kt_owner *o,
 				       u8 hook)
 {
+	u64 nm[KSYM_FAST_LEN / 8];
+	int nlen = ksym_name_fast(nm, ksym->name);
 	unsigned long start, end;
 	struct ev v;
 
-	if (!ev_init(&v, KT_RECORD_KSYMBOL, KT_SRC_BPF_IMAGE, hook, 1))
+	if (!ev_init_named(&v, KT_RECORD_KSYMBOL, KT_SRC_BPF_IMAGE, hook, 1, nm, nlen))
 		return;
 	start = ksym->start;
 	end = ksym->end;
@@ -478,7 +560,8 @@ static __always_inline void emit_image(struct bpf_ksym *ksym, u16 flags, const s
 	v.e->len = end - start;
 	v.e->ksym_type = KT_KSYM_TYPE_BPF;
 	v.e->flags = flags;
-	ev_name(v.e, &ksym->name);
+	if (nlen < 0)
+		ev_name(v.e, &ksym->name);
 	ev_owner(v.e, o);
 	ev_submit(&v);
 }

@@ -18,6 +18,7 @@
 #include "compare.h"
 #include "encode.h"
 #include "log.h"
+#include "symtab.h"
 
 static const char compare_help[] =
 	"Usage: ksymtap compare [OPTIONS] [-- CMD [ARGS...]]\n"
@@ -49,6 +50,8 @@ static const char compare_help[] =
 
 struct side {
 	struct kt_compare *cmp;
+	/* bpf: the table that completes unloads (user/symtab.c restore_loader()) */
+	struct kt_symtab *tab;
 	unsigned long long lost;
 	int origin;
 	int err;
@@ -63,6 +66,8 @@ static int collect(void *ctx, struct kt_record *r)
 		s->lost += r->lost;
 		return 0;
 	}
+	if (s->tab)
+		kt_symtab_apply(s->tab, r);
 	return kt_compare_add(s->cmp, r);
 }
 
@@ -254,6 +259,11 @@ int cmd_compare(int argc, char **argv)
 	}
 	kt_compare_init(&cmp, sysconf(_SC_PAGESIZE));
 	sides[0].cmp = sides[1].cmp = &cmp;
+	sides[1].tab = kt_symtab_new();
+	if (!sides[1].tab) {
+		kt_err("out of memory");
+		return KT_EXIT_USAGE;
+	}
 	kt_install_signals();
 
 	/* bpf first: its own attach makes trampolines the native side must not
@@ -339,5 +349,6 @@ out:
 	if (bpf)
 		bpf->ops->close(bpf);
 	kt_compare_fini(&cmp);
+	kt_symtab_free(sides[1].tab);
 	return ret;
 }

@@ -102,8 +102,16 @@ int kt_record_bpf_event_of(struct kt_record *r, const void *data, size_t size)
 
 	if (size < KT_EVENT_HDR_SIZE || !(e->ev_flags & KT_EVF_BPF_EVENT))
 		return -ENOENT;
-	/* The KSYMBOL's conversion already filled in time and attribution. */
+	/* The KSYMBOL's conversion already filled in the time; the task again,
+	 * as the symbol table may have given the KSYMBOL its loader's. */
 	r->type = KT_RECORD_BPF_EVENT;
+	r->rflags = (e->ev_flags & KT_EVF_LOADER_IDENTITY) ? KT_RF_LOADER_IDENTITY : 0;
+	r->pid = e->pid;
+	r->tid = e->tid;
+	r->cgroup_id = e->cgroup_id;
+	memcpy(r->comm, e->comm, sizeof(r->comm));
+	r->comm[sizeof(r->comm) - 1] = 0;
+	r->attrib = NULL;
 	r->source = KT_SRC_BPF_PROG;
 	r->addr = 0;
 	r->len = 0;

@@ -220,6 +220,26 @@ static void ident_to(struct kt_record *r, const struct ident *w)
 	memcpy(r->comm, w->comm, sizeof(r->comm));
 }
 
+/*
+ * The BPF backend reports a program's unload without its id (the kernel
+ * cleared it) and with the task at hand, often a kworker; for programs it saw
+ * loaded it keeps no owners entry (bpf/ksymtap.bpf.c prog_add, for the cost of
+ * the load path), so the table, which has both, puts them in: the same records
+ * that entry would have given.  Only for BPF records, and only from an entry
+ * made by a live load (not a snapshot's, which has no task).
+ */
+static void restore_loader(struct kt_record *r, const struct ident *w)
+{
+	if (r->origin != KT_ORIGIN_BPF || (r->rflags & KT_RF_LOADER_IDENTITY) ||
+	    (w->rflags & (KT_RF_NO_TASK | KT_RF_SNAPSHOT)) || w->origin != KT_ORIGIN_BPF)
+		return;
+	r->pid = w->pid;
+	r->tid = w->tid;
+	r->cgroup_id = w->cgroup_id;
+	memcpy(r->comm, w->comm, sizeof(r->comm));
+	r->rflags |= KT_RF_LOADER_IDENTITY;
+}
+
 /* A program image unregistered before its BPF_EVENT came (a load that failed
  * late): no pending list may keep pointing at it. */
 static void forget_pending(struct kt_symtab *t, struct sym *s)
@@ -249,6 +269,11 @@ static int apply_ksymbol(struct kt_symtab *t, struct kt_record *r)
 			pd->last_unreg_id = s->prog_id;
 		} else if (s->source == KT_SRC_BPF_PROG) {
 			forget_pending(t, s);
+		}
+		if (s->source == KT_SRC_BPF_PROG) {
+			if (!r->prog_id)
+				r->prog_id = s->prog_id;
+			restore_loader(r, &s->who);
 		}
 		*pp = s->next;
 		free(s);
@@ -327,6 +352,7 @@ static int apply_bpf_event(struct kt_symtab *t, struct kt_record *r)
 		pp = r->prog_id ? find_prog(t, r->prog_id) : NULL;
 		if (pp) {
 			p = *pp;
+			restore_loader(r, &p->who);
 			*pp = p->next;
 			free(p);
 			t->nprogs--;

@@ -82,12 +82,12 @@ if [ -z "$report" ]; then
 		# 6.1 hangs before init under -icount here (BENCHMARKS.md).
 		if [ "$mode" != wall ] && [ "$l" = 6.1 ] && [ -z "${KT_BENCH_ICOUNT_61:-}" ]; then
 			echo "== bench: kernel line 6.1: no icount boot (it hangs; KT_BENCH_ICOUNT_61=1 to try)"
-		elif [ "$mode" != wall ] && { [ -z "$only" ] || grep -Eq "$only" <<<overhead; }; then
-			echo "== bench: kernel line $l, overhead again with --icount"
+		elif [ "$mode" != wall ] && { [ -z "$only" ] || grep -Eq "$only" <<<"overhead hookcost"; }; then
+			echo "== bench: kernel line $l, overhead and hook cost again with --icount"
 			: >"$raw.icount"
-			"$top/tests/vm/vmtest.sh" --line "$l" --suite bench --icount --timeout 600 \
+			"$top/tests/vm/vmtest.sh" --line "$l" --suite bench --icount --timeout 900 \
 				--test-timeout 900 --bench-out "$raw.icount" "${envs[@]}" \
-				--only overhead || rc=1
+				--only 'overhead|hookcost' || rc=1
 			sed 's/^\([^ ]*\) /\1 icount./' "$raw.icount" >>"$raw"
 			rm -f "$raw.icount"
 		fi
@@ -209,7 +209,7 @@ END {
 	row("... with ksymtap streaming: overhead vs base, median of rounds (min..max)", "pct", "overhead.kt.ratio")
 	row("... with perf record -e dummy -a: overhead vs base", "pct", "overhead.perf.ratio")
 	row("... with ksymtap attached but SIGSTOPped (its BPF programs only)", "pct", "overhead.ktstop.ratio")
-	row("... with ksymtap's program hooks attached but empty (KSYMTAP_DEBUG_EMPTY: the trampolines alone)", "pct", "overhead.ktempty.ratio")
+	row("... with the ksymtap program hooks attached but empty (KSYMTAP_DEBUG_EMPTY: the trampolines alone)", "pct", "overhead.ktempty.ratio")
 	row("same, per-cycle p50 instead of mean: ksymtap", "pct", "overhead.kt.ratio_p50")
 	row("same, per-cycle p50 instead of mean: perf", "pct", "overhead.perf.ratio_p50")
 	row("same, per-cycle p50 instead of mean: ksymtap stopped", "pct", "overhead.ktstop.ratio_p50")
@@ -221,16 +221,20 @@ END {
 	row("icount: with ksymtap streaming: overhead vs base", "pct", "icount.overhead.kt.ratio")
 	row("icount: with perf record -e dummy -a: overhead vs base", "pct", "icount.overhead.perf.ratio")
 	row("icount: with ksymtap SIGSTOPped (BPF programs only)", "pct", "icount.overhead.ktstop.ratio")
-	row("icount: with ksymtap's program hooks empty (the trampolines alone)", "pct", "icount.overhead.ktempty.ratio")
-	row("icount: the listener's own CPU per cycle, ksymtap: instructions", "raw", "icount.overhead.kt.listener_ns.median")
-	row("icount: the listener's own CPU per cycle, perf: instructions", "raw", "icount.overhead.perf.listener_ns.median")
+	row("icount: with the ksymtap program hooks empty (the trampolines alone)", "pct", "icount.overhead.ktempty.ratio")
+	row("icount: CPU of the listener itself per cycle, ksymtap: instructions", "raw", "icount.overhead.kt.listener_ns.median")
+	row("icount: CPU of the listener itself per cycle, perf: instructions", "raw", "icount.overhead.perf.listener_ns.median")
+	row("icount: ksymtap program fexit bpf_prog_kallsyms_add, instructions per run (bpf_stats)", "raw", "icount.hookcost.prog_add.ns_per_run")
+	row("icount: ksymtap program fexit bpf_ksym_add, instructions per run", "raw", "icount.hookcost.ksym_add.ns_per_run")
+	row("icount: ksymtap program fentry bpf_ksym_del, instructions per run", "raw", "icount.hookcost.ksym_del.ns_per_run")
+	row("icount: all ksymtap programs, instructions per load+close cycle", "raw", "icount.hookcost.total.ns_per_cycle")
 	row("icount: per-cycle p50: ksymtap", "pct", "icount.overhead.kt.ratio_p50")
 	row("icount: per-cycle p50: perf", "pct", "icount.overhead.perf.ratio_p50")
 	row("icount: per-cycle p50: ksymtap stopped", "pct", "icount.overhead.ktstop.ratio_p50")
 	if (alt) {
 		row("icount A/B: the --alt ksymtap streaming: overhead vs base", "pct", "icount.overhead.alt.ratio")
 		row("icount: per-cycle p50: the --alt ksymtap", "pct", "icount.overhead.alt.ratio_p50")
-		row("icount: the listener's own CPU per cycle, --alt ksymtap: instructions", "raw", "icount.overhead.alt.listener_ns.median")
+		row("icount: CPU of the listener itself per cycle, --alt ksymtap: instructions", "raw", "icount.overhead.alt.listener_ns.median")
 	}
 	row("latency kernel event -> line readable: p50 us", "us1", "latency.p50_ns")
 	row("latency p99 us", "us1", "latency.p99_ns")

@@ -74,10 +74,28 @@ int main(void)
 	unit_start("symtab_completes_unload_id");
 	r = ks(0x1000, "bpf_prog_aa_main", KT_KSYM_FLAG_UNREGISTER, 99);
 	ASSERT_EQ(kt_symtab_apply(t, &r), KT_SYMTAB_NEW, "unregister");
+	ASSERT_EQ(r.prog_id, 7, "the image's program");
+	ASSERT_EQ(r.tid, 10, "the image's loader, not the task unloading");
+	ASSERT_TRUE(r.rflags & KT_RF_LOADER_IDENTITY, "marked as the loader's");
 	r = be(KT_BPF_EVENT_PROG_UNLOAD, 0, 0xaa, 99);
 	kt_symtab_apply(t, &r);
 	ASSERT_EQ(r.prog_id, 7, "id filled in from the program's images");
+	ASSERT_EQ(r.pid, 10, "the program's loader");
 	ASSERT_EQ(kt_symtab_nprogs(t), 0, "program gone");
+	unit_end();
+
+	unit_start("symtab_native_unload_keeps_its_task");
+	r = ks(0x3000, "bpf_prog_ff_n", 0, 20);
+	r.origin = KT_ORIGIN_NATIVE;
+	kt_symtab_apply(t, &r);
+	r = be(KT_BPF_EVENT_PROG_LOAD, 8, 0xff, 20);
+	r.origin = KT_ORIGIN_NATIVE;
+	kt_symtab_apply(t, &r);
+	r = ks(0x3000, "bpf_prog_ff_n", KT_KSYM_FLAG_UNREGISTER, 30);
+	r.origin = KT_ORIGIN_NATIVE;
+	kt_symtab_apply(t, &r);
+	ASSERT_EQ(r.tid, 30, "the kernel's record says who unloaded: kept");
+	ASSERT_TRUE(!(r.rflags & KT_RF_LOADER_IDENTITY), "not the loader's");
 	unit_end();
 
 	unit_start("symtab_unknown_unregister_passes");
