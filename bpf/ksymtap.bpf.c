@@ -428,17 +428,10 @@ static __always_inline void emit_prog(const struct prog_info *pi, u16 bpf_type,
 	ev_submit(&v);
 }
 
-/* Set once bpf_prog_kallsyms_del() is seen: on kernels that call it out of
- * line, bpf_ksym_del() inside it sees the same program again. */
+/* Set once prog_del runs: every program unload goes through
+ * bpf_prog_kallsyms_del_all(), and bpf_ksym_del() inside it sees the same
+ * program again, which ksym_del then leaves alone. */
 bool prog_del_fires = false;
-
-/* Unloads seen by prog_del, for ksym_del to skip (see prog_del_fires). */
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 4096);
-	__type(key, u64);
-	__type(value, u8);
-} unloaded SEC(".maps");
 
 static __always_inline void prog_unload(struct prog_info *pi, u8 hook)
 {
@@ -446,12 +439,7 @@ static __always_inline void prog_unload(struct prog_info *pi, u8 hook)
 	struct bpf_prog_aux *aux = pi->aux;
 	u64 key = (u64)aux;
 	struct kt_owner *o;
-	u8 one = 1;
 
-	if (hook == KT_HOOK_KSYM_DEL && prog_del_fires && bpf_map_lookup_elem(&unloaded, &key)) {
-		bpf_map_delete_elem(&unloaded, &key);
-		return;
-	}
 	/* bpf_prog_free_id() already zeroed aux->id.  A listed program has no
 	 * owners entry (prog_add): the loader's table fills in its id and its
 	 * loader (user/symtab.c), as it does for one loaded before we attached. */
@@ -467,10 +455,6 @@ static __always_inline void prog_unload(struct prog_info *pi, u8 hook)
 	emit_prog(pi, KT_BPF_EVENT_PROG_UNLOAD, o, hook);
 	if (o)
 		bpf_map_delete_elem(&owners, &key);
-	if (hook == KT_HOOK_PROG_DEL) {
-		prog_del_fires = true;
-		bpf_map_update_elem(&unloaded, &key, &one, BPF_ANY);
-	}
 }
 
 /* The program's fields through a BTF-typed pointer: plain loads. */
@@ -523,16 +507,20 @@ int BPF_PROG(prog_add, struct bpf_prog *fp)
 	return 0;
 }
 
-/* bpf_prog_kallsyms_del_all() deletes the subprograms, then the program.  On
- * 6.1 and 6.12 it inlines its bpf_prog_kallsyms_del() calls, so this sees only
- * out-of-line callers; bpf_ksym_del() below sees the rest. */
-SEC("fentry/bpf_prog_kallsyms_del")
+/* __bpf_prog_put_noref() -> bpf_prog_kallsyms_del_all(): once per program,
+ * typed (plain loads), before it deletes the subprograms and then the program
+ * from kallsyms.  Its bpf_prog_kallsyms_del() calls are inlined on 6.1 and
+ * 6.12, so that function would see nothing; bpf_ksym_del() sees every image
+ * but only through probe reads, and is where unloads are taken when this hook
+ * is off. */
+SEC("fentry/bpf_prog_kallsyms_del_all")
 int BPF_PROG(prog_del, struct bpf_prog *fp)
 {
 	struct prog_info pi;
 
 	if (debug_empty)
 		return 0;
+	prog_del_fires = true;
 	if (BPF_CORE_READ_BITFIELD(fp, is_func))
 		return 0;
 	prog_info_direct(&pi, fp);
@@ -596,6 +584,9 @@ int BPF_PROG(ksym_del, struct bpf_ksym *ksym)
 	if (ksym->lnode.next == &ksym->lnode)
 		return 0;
 	if (ksym->prog) {
+		/* prog_del has it (and is the cheaper path). */
+		if (prog_del_fires)
+			return 0;
 		aux = (void *)((u64)ksym - bpf_core_field_offset(struct bpf_prog_aux, ksym));
 		prog = BPF_CORE_READ(aux, prog);
 		if (!prog || BPF_CORE_READ_BITFIELD_PROBED(prog, is_func))

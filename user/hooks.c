@@ -5,8 +5,8 @@
 const struct kt_hook_desc kt_hooks[KT_HOOK_MAX] = {
 	[KT_HOOK_PROG_ADD] = { "prog_add", "bpf_prog_kallsyms_add", KT_SRC_BPF_PROG, true,
 			       "BPF program load: KSYMBOLs + BPF_EVENT PROG_LOAD" },
-	[KT_HOOK_PROG_DEL] = { "prog_del", "bpf_prog_kallsyms_del", KT_SRC_BPF_PROG, false,
-			       "BPF program unload" },
+	[KT_HOOK_PROG_DEL] = { "prog_del", "bpf_prog_kallsyms_del_all", KT_SRC_BPF_PROG, false,
+			       "BPF program unload (else bpf_ksym_del)" },
 	[KT_HOOK_KSYM_ADD] = { "ksym_add", "bpf_ksym_add", KT_SRC_BPF_IMAGE, true,
 			       "BPF trampolines, dispatchers, struct_ops" },
 	[KT_HOOK_KSYM_DEL] = { "ksym_del", "bpf_ksym_del", KT_SRC_BPF_IMAGE, false,
