@@ -118,6 +118,11 @@ int kt_stdout_pipeline(struct kt_pipeline *p, struct kt_output_sink *out, enum k
 {
 	if (kt_pipeline_init(p))
 		goto nomem;
+	/* Only JSON shows attribution: text and raw skip its lookup per record. */
+	if (fmt != KT_FMT_JSON) {
+		kt_attrib_free(p->attrib);
+		p->attrib = NULL;
+	}
 	if (kt_output_sink_init(out, STDOUT_FILENO, fmt, "stdout")) {
 		kt_pipeline_fini(p);
 		goto nomem;

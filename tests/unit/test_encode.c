@@ -272,13 +272,24 @@ static void test_text_random(void)
 
 	unit_start("text_random_records_as_printf");
 	srandom(7);
+	memset(&r, 0, sizeof(r));
 	for (i = 0; i < 200000; i++) {
+		struct kt_record prev = r;
+
 		memset(&r, 0, sizeof(r));
 		r.type = types[random() % 3];
 		r.rflags = rflags[random() % 3];
 		r.time = rnd64();
 		r.tid = rnd64();
 		r.cpu = rnd64();
+		rnd_str(r.comm, sizeof(r.comm));
+		/* Runs of one task, as a loader makes them (the encoder keeps the
+		 * last task's prefix); sometimes only the cpu or tid changes. */
+		if (random() % 4) {
+			memcpy(r.comm, prev.comm, sizeof(r.comm));
+			r.tid = random() % 8 ? prev.tid : r.tid;
+			r.cpu = random() % 8 ? prev.cpu : r.cpu;
+		}
 		r.addr = rnd64();
 		r.len = rnd64();
 		r.ksym_type = rnd64();
@@ -287,7 +298,6 @@ static void test_text_random(void)
 		r.bpf_flags = rnd64();
 		r.prog_id = rnd64();
 		r.lost = rnd64();
-		rnd_str(r.comm, sizeof(r.comm));
 		rnd_str(r.name, sizeof(r.name));
 		m = ref_text(&r, want, sizeof(want));
 		n = kt_encode_text(&r, got, sizeof(got));
