@@ -165,29 +165,32 @@ static int open_skel(struct loader *b, const struct kt_backend_opts *o, int only
 
 /* The whole object failed to load: find the programs this kernel refuses, one
  * at a time, and turn only those off. */
+/* Load one program alone (a hook, or KT_HOOK_MAX: the walker): 0 or -errno. */
+static int try_alone(struct loader *b, const struct kt_backend_opts *o, int only)
+{
+	struct ksymtap_bpf *skel = NULL;
+	int err = open_skel(b, o, only, &skel);
+
+	if (!err)
+		err = ksymtap_bpf__load(skel);
+	ksymtap_bpf__destroy(skel);
+	return err;
+}
+
 static void isolate_failures(struct loader *b, const struct kt_backend_opts *o)
 {
-	struct ksymtap_bpf *skel;
 	int h, err;
 
 	for (h = 0; h < KT_HOOK_MAX; h++) {
 		if (!b->want[h])
 			continue;
-		err = open_skel(b, o, h, &skel);
-		if (!err)
-			err = ksymtap_bpf__load(skel);
-		if (skel)
-			ksymtap_bpf__destroy(skel);
+		err = try_alone(b, o, h);
 		if (err)
 			hook_off(b, h, "kernel refused to load it: %s", strerror(-err));
 	}
 	if (!b->want_walker)
 		return;
-	err = open_skel(b, o, KT_HOOK_MAX, &skel);
-	if (!err)
-		err = ksymtap_bpf__load(skel);
-	if (skel)
-		ksymtap_bpf__destroy(skel);
+	err = try_alone(b, o, KT_HOOK_MAX);
 	if (err) {
 		b->want_walker = false;
 		kt_debug("snapshot walker: kernel refused to load it: %s", strerror(-err));
