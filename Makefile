@@ -58,7 +58,7 @@ VMPROG_BINS := $(filter-out %.bpf,$(VMPROG_BINS))
 HOSTPROG_SRCS := $(wildcard tests/host/*.c)
 HOSTPROG_BINS := $(patsubst tests/host/%.c,$(OUTPUT)/tests/host/%,$(HOSTPROG_SRCS))
 HOST_DEPS := $(OUTPUT)/ksymtap $(HOSTPROG_BINS) $(OUTPUT)/tests/vm/ktload \
-	$(OUTPUT)/tests/vm/subprogs.bpf.o
+	$(OUTPUT)/tests/vm/subprogs.bpf.o $(OUTPUT)/tests/vm/manysub.bpf.o
 # Benchmark helpers (load generators, latency reader, start-up timer), copied
 # into the guest by tests/vm/vmtest.sh --suite bench.
 BENCHPROG_SRCS := $(wildcard tests/bench/progs/*.c)

@@ -127,15 +127,34 @@ static char **func_names(__u32 btf_id, const struct bpf_func_info *fi, __u32 nfi
 	return names;
 }
 
+/* Arrays asked for in the first bpf_obj_get_info_by_fd() already: most
+ * programs have fewer functions, and then one call per program is enough
+ * (perf and bpftool ask for the counts first, then the arrays). */
+#define FIRST_FUNCS 8
+
 /* 0, -ENOENT if the program went away, another -errno on failure. */
 static int read_prog(int fd, struct kt_prog_desc *d)
 {
+	/* Zeroed: without CAP_SYSLOG (kptr_restrict) the kernel leaves
+	 * addresses and lengths out and says so only by zeroing the pointers. */
+	__u64 addrs[FIRST_FUNCS] = { 0 };
+	__u32 lens[FIRST_FUNCS] = { 0 };
+	__u8 tags[FIRST_FUNCS][KT_TAG_SIZE] = { { 0 } };
+	struct bpf_func_info fi0[FIRST_FUNCS] = { { 0 } }, *fi = NULL;
 	struct bpf_prog_info info;
-	struct bpf_func_info *fi = NULL;
 	__u32 len = sizeof(info), n, nfi;
 	int err;
 
 	memset(&info, 0, sizeof(info));
+	info.nr_jited_ksyms = FIRST_FUNCS;
+	info.jited_ksyms = (__u64)(unsigned long)addrs;
+	info.nr_jited_func_lens = FIRST_FUNCS;
+	info.jited_func_lens = (__u64)(unsigned long)lens;
+	info.nr_prog_tags = FIRST_FUNCS;
+	info.prog_tags = (__u64)(unsigned long)tags;
+	info.nr_func_info = FIRST_FUNCS;
+	info.func_info_rec_size = sizeof(*fi0);
+	info.func_info = (__u64)(unsigned long)fi0;
 	if (bpf_obj_get_info_by_fd(fd, &info, &len))
 		return -errno;
 	n = info.nr_jited_ksyms;
@@ -161,6 +180,14 @@ static int read_prog(int fd, struct kt_prog_desc *d)
 		err = -ENOMEM;
 		goto fail;
 	}
+	if (n <= FIRST_FUNCS && nfi <= FIRST_FUNCS) {
+		memcpy(d->addrs, addrs, n * sizeof(*d->addrs));
+		memcpy(d->lens, lens, n * sizeof(*d->lens));
+		memcpy(d->tags, tags, n * sizeof(*d->tags));
+		if (nfi)
+			memcpy(fi, fi0, nfi * sizeof(*fi));
+		goto done;
+	}
 	memset(&info, 0, sizeof(info));
 	info.nr_jited_ksyms = n;
 	info.jited_ksyms = (__u64)(unsigned long)d->addrs;
@@ -178,6 +205,7 @@ static int read_prog(int fd, struct kt_prog_desc *d)
 		err = -errno;
 		goto fail;
 	}
+done:
 	d->nfuncs = n;
 	d->func_names = func_names(info.btf_id, fi, nfi, n);
 	free(fi);

@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # `ksymtap snapshot` on this machine's own kernel (no tracing programs needed):
+# a socket filter with ten subprograms has its eleven images listed as kallsyms
+# has them (more than the first bpf_prog_info call asks for); and
 # a socket filter with two subprograms, loaded here beforehand, is listed with
 # the id and tag bpftool gives it and the addresses and names /proc/kallsyms
 # gives its three images; names built without kallsyms are the same; every
@@ -14,7 +16,11 @@ obj=${KT_TOP:-.}/build/tests/vm/subprogs.bpf.o
 command -v bpftool >/dev/null || skip "no bpftool"
 pin=/sys/fs/bpf/kt_snapshot_native_$$ # bpffs refuses dots in names
 bpftool prog load "$obj" "$pin" >"$T/load.err" 2>&1 || skip "bpftool prog load: $(grep -m1 Error "$T/load.err")"
-trap 'rm -f "$pin"; rm -rf "$T"' EXIT
+trap 'rm -f "$pin" "$pin"_many; rm -rf "$T"' EXIT
+many=${KT_TOP:-.}/build/tests/vm/manysub.bpf.o
+[ -f "$many" ] || make -s -C "${KT_TOP:-.}" build/tests/vm/manysub.bpf.o >/dev/null 2>&1 ||
+	fail "cannot build $many"
+bpftool prog load "$many" "$pin"_many >"$T/load.err" 2>&1 || fail "bpftool prog load $many: $(cat "$T/load.err")"
 
 info=$(bpftool -j prog show pinned "$pin")
 id=$(sed -n 's/.*"id":\([0-9]*\),.*/\1/p' <<<"$info")
@@ -55,6 +61,15 @@ tail -n 3 "$T/ours" | while read -r a n; do
 		fail "$a $n is not in the --kallsyms file"
 done || exit 1
 ours "$T/built.json" | diff "$T/ours" - || fail "names built without kallsyms differ (< kallsyms)"
+
+# Eleven images: the snapshot's addresses and names are kallsyms's.
+grep '"kind":"ksymbol"' "$T/snap.json" | grep '_kt_many_' | awk '{
+	match($0, /"addr":"0x[0-9a-f]*"/); a = substr($0, RSTART + 10, RLENGTH - 11)
+	match($0, /"name":"[^"]*"/); n = substr($0, RSTART + 8, RLENGTH - 9)
+	printf "%016s %s\n", a, n }' | tr ' ' 0 | sed 's/0bpf_prog_/ bpf_prog_/' | sort >"$T/many.ours"
+grep '_kt_many_' "$T/after" | awk '{ print $1, $3 }' | sort >"$T/many.kernel"
+[ "$(grep -c . "$T/many.kernel")" -eq 11 ] || fail "kallsyms has $(grep -c . "$T/many.kernel") kt_many images, expected 11"
+diff "$T/many.kernel" "$T/many.ours" || fail "the 11 images differ from /proc/kallsyms (< kernel)"
 
 # Everything kallsyms lists is in the snapshot, when nobody else changed it.
 if cmp -s "$T/before" "$T/after"; then
