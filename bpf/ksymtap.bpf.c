@@ -87,6 +87,9 @@ const volatile __u32 page_size = 4096;
  * at once, which measures what the trampolines alone cost.  Constant at load
  * time, so the verifier drops the test where it is off. */
 const volatile bool debug_empty = false;
+/* The loader counts on prog_del for program unloads (its target is in BTF):
+ * ksym_del's program path is then dead code to the verifier. */
+const volatile bool prog_del_live = false;
 
 /* nrec: the records the lost event stood for (a program's KSYMBOL and its
  * BPF_EVENT travel in one). */
@@ -597,7 +600,7 @@ int BPF_PROG(ksym_del, struct bpf_ksym *ksym)
 		return 0;
 	if (ksym->prog) {
 		/* prog_del has it (and is the cheaper path). */
-		if (prog_del_fires)
+		if (prog_del_live || prog_del_fires)
 			return 0;
 		aux = (void *)((u64)ksym - bpf_core_field_offset(struct bpf_prog_aux, ksym));
 		prog = BPF_CORE_READ(aux, prog);

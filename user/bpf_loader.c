@@ -32,6 +32,7 @@ struct loader {
 	bool want[KT_HOOK_MAX];
 	char why[KT_HOOK_MAX][96];
 	bool want_walker; /* the snapshot's, loaded along (one BTF parse) */
+	bool prog_del_live; /* the skeleton was loaded counting on prog_del */
 	struct kt_range ftrace_caller, kprobe_caller;
 };
 
@@ -150,6 +151,10 @@ static int open_skel(struct loader *b, const struct kt_backend_opts *o, int only
 	skel->rodata->kprobe_caller.start = b->kprobe_caller.start;
 	skel->rodata->kprobe_caller.end = b->kprobe_caller.end;
 	skel->rodata->page_size = sysconf(_SC_PAGESIZE);
+	/* ksym_del leaves programs to prog_del: loaded without that path, it
+	 * verifies in a fraction of the time (start-up, BENCHMARKS.md). */
+	b->prog_del_live = only < 0 && b->want[KT_HOOK_PROG_DEL];
+	skel->rodata->prog_del_live = b->prog_del_live;
 	skel->rodata->debug_empty = getenv("KSYMTAP_DEBUG_EMPTY") != NULL;
 	/* Batched wakeups: a forced one once a quarter of the ring is waiting,
 	 * so a burst is read long before the ring fills. */
@@ -255,13 +260,36 @@ static void loader_free(struct loader *b)
 	ksymtap_bpf__destroy(b->skel);
 }
 
+/* Deaths before births: a symbol whose birth is seen then has its death seen
+ * too.  The other way round, one born between the two attaches and gone
+ * before the second would stay in the table for good.  Returns how many. */
+static int attach_all(struct loader *b)
+{
+	int i, h, err, attached = 0;
+
+	for (i = 0; i < 2 * KT_HOOK_MAX; i++) {
+		h = i % KT_HOOK_MAX;
+		if (!b->want[h] || kt_hooks[h].birth != (i >= KT_HOOK_MAX))
+			continue;
+		b->links[h] = bpf_program__attach(hook_prog(b->skel, h));
+		if (!b->links[h]) {
+			err = -errno;
+			b->links[h] = NULL;
+			hook_off(b, h, "attach failed: %s", strerror(-err));
+			continue;
+		}
+		attached++;
+	}
+	return attached;
+}
+
 /* The loading itself, in whichever process runs it; the result holds dup()s
  * of the fds, independent of libbpf's objects, which are gone afterwards. */
 static void load_here(const struct kt_backend_opts *o, struct kt_bpf_loaded *out)
 {
 	struct loader L, *b = &L;
 	bool found[KT_HOOK_MAX];
-	int err, h, i, attached = 0;
+	int err, h, attached = 0;
 
 	memset(b, 0, sizeof(*b));
 	libbpf_set_print(libbpf_print);
@@ -283,21 +311,19 @@ static void load_here(const struct kt_backend_opts *o, struct kt_bpf_loaded *out
 		explain(err, out->why, sizeof(out->why));
 		goto fail;
 	}
-	/* Deaths before births: a symbol whose birth is seen then has its death
-	 * seen too.  The other way round, one born between the two attaches and
-	 * gone before the second would stay in the table for good. */
-	for (i = 0; i < 2 * KT_HOOK_MAX; i++) {
-		h = i % KT_HOOK_MAX;
-		if (!b->want[h] || kt_hooks[h].birth != (i >= KT_HOOK_MAX))
-			continue;
-		b->links[h] = bpf_program__attach(hook_prog(b->skel, h));
-		if (!b->links[h]) {
-			err = -errno;
-			b->links[h] = NULL;
-			hook_off(b, h, "attach failed: %s", strerror(-err));
-			continue;
+	attached = attach_all(b);
+	if (b->prog_del_live && !b->links[KT_HOOK_PROG_DEL]) {
+		/* ksym_del was loaded without its program path: again, with it. */
+		kt_debug("prog_del did not attach: loading ksym_del with program unloads");
+		loader_free(b);
+		memset(b->links, 0, sizeof(b->links));
+		b->skel = NULL;
+		err = load(b, o);
+		if (err) {
+			explain(err, out->why, sizeof(out->why));
+			goto fail;
 		}
-		attached++;
+		attached = attach_all(b);
 	}
 	kt_trace("bpf backend: programs attached");
 	list_hooks(b);
