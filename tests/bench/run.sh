@@ -80,11 +80,11 @@ if [ -z "$report" ]; then
 			# int3" panic that is the emulator's, not the guest's (README,
 			# "The VM bench").  That boot is run once more, and said so.
 			for try in 1 2; do
-				out1=$("$top/tests/vm/vmtest.sh" --line "$l" --suite bench --timeout 1500 \
+				"$top/tests/vm/vmtest.sh" --line "$l" --suite bench --timeout 1500 \
 					--test-timeout 900 --bench-out "$raw" "${envs[@]}" \
-					${only:+--only "$only"} 2>&1 | tee /dev/stderr) && break
-				if [ $try = 1 ] && grep -q 'kernel panic' <<<"$out1" &&
-					grep -aqs 'Oops: int3' "$(sed -n 's/.*kernel panic (see \(.*\)).*/\1/p' <<<"$out1" | head -n 1)"; then
+					${only:+--only "$only"} 2>&1 | tee "$out/vm.$l.log" && break
+				console=$(sed -n 's/.*kernel panic (see \(.*\)).*/\1/p' "$out/vm.$l.log" | head -n 1)
+				if [ $try = 1 ] && [ -n "$console" ] && grep -aqs 'Oops: int3' "$console"; then
 					echo "== bench: kernel line $l: emulator int3 panic; booting it again"
 					retried+=("$l")
 					continue
@@ -239,6 +239,7 @@ END {
 	row("icount: CPU of the listener itself per cycle, ksymtap: instructions", "raw", "icount.overhead.kt.listener_ns.median")
 	row("icount: CPU of the listener itself per cycle, perf: instructions", "raw", "icount.overhead.perf.listener_ns.median")
 	row("icount: ksymtap program fexit bpf_prog_kallsyms_add, instructions per run (bpf_stats)", "raw", "icount.hookcost.prog_add.ns_per_run")
+	row("icount: ksymtap program fentry bpf_prog_kallsyms_del_all, instructions per run", "raw", "icount.hookcost.prog_del.ns_per_run")
 	row("icount: ksymtap program fexit bpf_ksym_add, instructions per run", "raw", "icount.hookcost.ksym_add.ns_per_run")
 	row("icount: ksymtap program fentry bpf_ksym_del, instructions per run", "raw", "icount.hookcost.ksym_del.ns_per_run")
 	row("icount: all ksymtap programs, instructions per load+close cycle", "raw", "icount.hookcost.total.ns_per_cycle")
