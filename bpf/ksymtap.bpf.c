@@ -87,8 +87,9 @@ const volatile __u32 page_size = 4096;
  * at once, which measures what the trampolines alone cost.  Constant at load
  * time, so the verifier drops the test where it is off. */
 const volatile bool debug_empty = false;
-/* The loader counts on prog_del for program unloads (its target is in BTF):
- * ksym_del's program path is then dead code to the verifier. */
+/* The loader counts on prog_del for program unloads (its target is in BTF;
+ * if it then fails to attach, the loader loads again without this): ksym_del's
+ * program path is then dead code to the verifier. */
 const volatile bool prog_del_live = false;
 
 /* nrec: the records the lost event stood for (a program's KSYMBOL and its
@@ -443,11 +444,6 @@ static __always_inline void emit_prog(const struct prog_info *pi, u16 bpf_type,
 	ev_submit(&v);
 }
 
-/* Set once prog_del runs: every program unload goes through
- * bpf_prog_kallsyms_del_all(), and bpf_ksym_del() inside it sees the same
- * program again, which ksym_del then leaves alone. */
-bool prog_del_fires = false;
-
 static __always_inline void prog_unload(struct prog_info *pi, u8 hook)
 {
 	/* A local: BPF_CORE_READ(pi->aux, ...) would relocate prog_info too. */
@@ -535,7 +531,6 @@ int BPF_PROG(prog_del, struct bpf_prog *fp)
 
 	if (debug_empty)
 		return 0;
-	prog_del_fires = true;
 	if (BPF_CORE_READ_BITFIELD(fp, is_func))
 		return 0;
 	prog_info_direct(&pi, fp);
@@ -599,8 +594,11 @@ int BPF_PROG(ksym_del, struct bpf_ksym *ksym)
 	if (ksym->lnode.next == &ksym->lnode)
 		return 0;
 	if (ksym->prog) {
-		/* prog_del has it (and is the cheaper path). */
-		if (prog_del_live || prog_del_fires)
+		/* prog_del has it (and is the cheaper path): every program
+		 * unload goes through bpf_prog_kallsyms_del_all(), which calls
+		 * this.  prog_del attaches only from a skeleton loaded with
+		 * prog_del_live (user/bpf_loader.c). */
+		if (prog_del_live)
 			return 0;
 		aux = (void *)((u64)ksym - bpf_core_field_offset(struct bpf_prog_aux, ksym));
 		prog = BPF_CORE_READ(aux, prog);

@@ -19,6 +19,7 @@
 #include <linux/types.h>
 #include "kt_snapshot.h"
 #include "log.h"
+#include "output.h"
 #include "snapshot.h"
 #include "ksymtap.skel.h"
 
@@ -107,9 +108,9 @@ static int walk_here(const struct kt_dynsyms *ks, struct kt_snap_image **out, si
 	}
 	bpf_object__for_each_program(prog, skel->obj)
 		bpf_program__set_autoload(prog, prog == skel->progs.walk_images);
-	/* The skeleton maps its .rodata and .bss whatever loads. */
+	/* The skeleton maps its .rodata whatever loads. */
 	bpf_object__for_each_map(map, skel->obj)
-		if (map != skel->maps.walker && map != skel->maps.rodata && map != skel->maps.bss)
+		if (map != skel->maps.walker && map != skel->maps.rodata)
 			bpf_map__set_autocreate(map, false);
 	err = ksymtap_bpf__load(skel);
 	if (err)
@@ -138,23 +139,6 @@ void kt_walker_close(struct kt_walker *wk)
 	if (wk->map_fd >= 0)
 		close(wk->map_fd);
 	wk->prog_fd = wk->map_fd = -1;
-}
-
-static int write_all(int fd, const void *p, size_t n)
-{
-	const char *c = p;
-	ssize_t w;
-
-	while (n) {
-		w = write(fd, c, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -EIO;
-		c += w;
-		n -= w;
-	}
-	return 0;
 }
 
 static int read_all(int fd, void *p, size_t n)
@@ -213,8 +197,8 @@ int kt_snapshot_walk(struct kt_walker *wk, const struct kt_dynsyms *ks, struct k
 		close(p[0]);
 		h.err = walk_here(ks, &v, &n, &h.flags);
 		h.n = h.err ? 0 : n;
-		_exit(write_all(p[1], &h, sizeof(h)) ||
-		      (h.n && write_all(p[1], v, h.n * sizeof(*v))));
+		_exit(kt_write_all(p[1], &h, sizeof(h)) ||
+		      (h.n && kt_write_all(p[1], v, h.n * sizeof(*v))));
 	}
 	close(p[1]);
 	err = read_all(p[0], &h, sizeof(h));
