@@ -45,6 +45,17 @@ const char *kt_record_kind_name(unsigned int type)
 	}
 }
 
+/* Who the event says made it. */
+static void task_from_event(struct kt_record *r, const struct kt_event *e)
+{
+	r->rflags = (e->ev_flags & KT_EVF_LOADER_IDENTITY) ? KT_RF_LOADER_IDENTITY : 0;
+	r->pid = e->pid;
+	r->tid = e->tid;
+	r->cgroup_id = e->cgroup_id;
+	memcpy(r->comm, e->comm, sizeof(r->comm));
+	r->comm[sizeof(r->comm) - 1] = 0;
+}
+
 int kt_record_from_event(struct kt_record *r, const void *data, size_t size)
 {
 	const struct kt_event *e = data;
@@ -62,14 +73,9 @@ int kt_record_from_event(struct kt_record *r, const void *data, size_t size)
 	r->type = e->record_type;
 	r->source = e->source < KT_SRC_MAX ? e->source : KT_SRC_UNKNOWN;
 	r->origin = KT_ORIGIN_BPF;
-	r->rflags = (e->ev_flags & KT_EVF_LOADER_IDENTITY) ? KT_RF_LOADER_IDENTITY : 0;
 	r->time = e->time;
-	r->pid = e->pid;
-	r->tid = e->tid;
 	r->cpu = e->cpu;
-	r->cgroup_id = e->cgroup_id;
-	memcpy(r->comm, e->comm, sizeof(r->comm));
-	r->comm[sizeof(r->comm) - 1] = 0;
+	task_from_event(r, e);
 	r->addr = e->addr;
 	r->len = e->len;
 	r->ksym_type = e->ksym_type;
@@ -105,12 +111,7 @@ int kt_record_bpf_event_of(struct kt_record *r, const void *data, size_t size)
 	/* The KSYMBOL's conversion already filled in the time; the task again,
 	 * as the symbol table may have given the KSYMBOL its loader's. */
 	r->type = KT_RECORD_BPF_EVENT;
-	r->rflags = (e->ev_flags & KT_EVF_LOADER_IDENTITY) ? KT_RF_LOADER_IDENTITY : 0;
-	r->pid = e->pid;
-	r->tid = e->tid;
-	r->cgroup_id = e->cgroup_id;
-	memcpy(r->comm, e->comm, sizeof(r->comm));
-	r->comm[sizeof(r->comm) - 1] = 0;
+	task_from_event(r, e);
 	r->attrib = NULL;
 	r->source = KT_SRC_BPF_PROG;
 	r->addr = 0;
