@@ -255,9 +255,12 @@ static void loader_free(struct loader *b)
 {
 	int h;
 
-	for (h = 0; h < KT_HOOK_MAX; h++)
+	for (h = 0; h < KT_HOOK_MAX; h++) {
 		bpf_link__destroy(b->links[h]);
+		b->links[h] = NULL;
+	}
 	ksymtap_bpf__destroy(b->skel);
+	b->skel = NULL;
 }
 
 /* Deaths before births: a symbol whose birth is seen then has its death seen
@@ -316,8 +319,6 @@ static void load_here(const struct kt_backend_opts *o, struct kt_bpf_loaded *out
 		/* ksym_del was loaded without its program path: again, with it. */
 		kt_debug("prog_del did not attach: loading ksym_del with program unloads");
 		loader_free(b);
-		memset(b->links, 0, sizeof(b->links));
-		b->skel = NULL;
 		err = load(b, o);
 		if (err) {
 			explain(err, out->why, sizeof(out->why));
