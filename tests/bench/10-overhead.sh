@@ -68,7 +68,7 @@ while [ $rep -le "$KTB_REPS" ]; do
 		case $c in
 		kt | ktstop | ktempty | alt)
 			[ $c = ktstop ] && kill -CONT "$KT_PID"
-			ktb_stop
+			kt_stop
 			grep -i lost kt.err && fail "ksymtap lost records: $(cat kt.err)"
 			;;
 		perf)

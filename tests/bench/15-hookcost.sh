@@ -14,7 +14,7 @@ bpftool -j prog show >before.json
 out=$(ktbload cycle -n "$KTB_CYCLES" -W 0 -N ktb_cycle) || fail "ktbload: $out"
 bpftool -j prog show >after.json
 echo 0 >/proc/sys/kernel/bpf_stats_enabled
-ktb_stop
+kt_stop
 
 # One "name run_time_ns run_cnt" line per program with stats.
 stats() {

@@ -18,7 +18,7 @@ out=$(ktbload cycle -n "$KTB_LAT" -W 0 -g "$KTB_LAT_GAP_US" -N ktb_lat) || fail 
 sleep 1
 bench memory.stream_paced.hwm_kb "$(status_kb $KT_PID VmHWM)"
 bench memory.stream_paced.rss_kb "$(status_kb $KT_PID VmRSS)"
-ktb_stop
+kt_stop
 wait $SP || fail "ktbstamp: $(cat lat.txt)"
 r=$(cat lat.txt)
 note "loads: $out"

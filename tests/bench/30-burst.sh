@@ -18,7 +18,7 @@ note "ksymtap run: $out"
 sleep 3
 bench memory.stream_burst.hwm_kb "$(status_kb $KT_PID VmHWM)"
 bench memory.stream_burst.rss_kb "$(status_kb $KT_PID VmRSS)"
-ktb_stop
+kt_stop
 loaded=$(field loaded "$out")
 recv=$(grep -v '"snapshot":true' burst.json | grep -c 'ktb_burst')
 lost=$(awk '/"kind":"lost"/ { sub(/.*"lost":/, ""); sub(/[,}].*/, ""); n += $0 } END { print n + 0 }' burst.json)

@@ -20,7 +20,7 @@ sleep 3
 bench memory.alive.programs "$KTB_HOLD"
 bench memory.alive.hwm_kb "$(status_kb $KT_PID VmHWM)"
 bench memory.alive.rss_kb "$(status_kb $KT_PID VmRSS)"
-ktb_stop
+kt_stop
 note "records while loading: $(grep -c ktb_hold alive.json)"
 rm -f alive.json
 n=$(bpftool prog show | grep -c 'name ktb_hold')
@@ -44,7 +44,7 @@ while [ $i -le "$KTB_STARTUP_REPS" ]; do
 done
 # Where ksymtap's start-up goes (-vv: its phases, in ms since exec).
 ktb_start trace.out trace.err -vv
-ktb_stop
+kt_stop
 grep ' ms: ' trace.err | while read -r l; do note "start-up phases: $l"; done
 touch go
 wait $HP

@@ -54,7 +54,7 @@ status_kb() { # pid key
 }
 
 # ksymtap (or $KT_BINARY) in the background, stdout to OUT and stderr to ERR;
-# waits for the ready line.
+# waits for the ready line.  kt_stop (tests/vm/lib.sh) ends it.
 ktb_start() { # out err args...
 	local out=$1 err=$2
 	shift 2
@@ -67,14 +67,6 @@ ktb_start() { # out err args...
 		cat "$err"
 		fail "ksymtap did not become ready"
 	fi
-}
-
-ktb_stop() {
-	kill -INT "$KT_PID"
-	wait "$KT_PID"
-	local rc=$?
-	KT_PID=
-	[ $rc -eq 0 ] || fail "ksymtap exited $rc after SIGINT"
 }
 
 # perf record -e dummy -a, started with its events disabled and enabled over
