@@ -15,7 +15,7 @@ ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 # Debian packages every target of this Makefile needs (make deps).
 DEB_PACKAGES := make gcc libc6-dev clang llvm libbpf-dev bpftool libelf-dev \
 	zlib1g-dev pkg-config qemu-system-x86 busybox-static cpio linux-perf \
-	kmod iproute2 ca-certificates
+	kmod iproute2 ca-certificates debian-archive-keyring jq
 
 # clang's own system include dirs, so the BPF side finds <asm/...> without
 # pulling host headers in front of vmlinux.h (libbpf-bootstrap does the same).
@@ -135,22 +135,27 @@ vm-build: $(OUTPUT)/ksymtap $(VMPROG_BINS) $(VMPROG_BPF_OBJS)
 host-build: $(HOST_DEPS)
 bench-build: $(BENCHPROG_BINS)
 
-# make test: host unit tests, then the VM suite on Debian's 6.1 and 6.12 kernels.
-# The runner prints one summary line over all of it and fails on any failure.
+# make test: host unit tests, then the VM suite on every Debian kernel line
+# (KERNELS, a subset with make test KERNELS="6.1 newest").  "newest" is
+# resolved afresh at every run (tests/vm/kernels.sh).  The runner prints one
+# summary line over all of it and fails on any failure.
+KERNELS ?= 6.1 6.12 6.18 newest
+VM_LINES = $(foreach k,$(KERNELS),--vm $(k))
+
 .PHONY: test unittest vmtest
 test: all unit-build vm-build host-build
-	$(Q)tests/run.sh --unit --vm 6.1 --vm 6.12
+	$(Q)tests/run.sh --unit $(VM_LINES)
 
 unittest: all unit-build vm-build host-build
 	$(Q)tests/run.sh --unit
 
 # make vmtest KERNEL=/path/to/vmlinuz: the VM suite on any other kernel image.
-# Without KERNEL, both Debian lines.
+# Without KERNEL, the KERNELS lines.
 vmtest: all vm-build
 ifdef KERNEL
 	$(Q)tests/run.sh --vm-kernel $(KERNEL)
 else
-	$(Q)tests/run.sh --vm 6.1 --vm 6.12
+	$(Q)tests/run.sh $(VM_LINES)
 endif
 
 .PHONY: bench

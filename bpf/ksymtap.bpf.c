@@ -15,6 +15,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "ksymtap.h"
+#include "core_fixes.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -144,11 +145,11 @@ static __always_inline bool ev_init(struct ev *v, u16 record_type, u8 source, u8
 
 	if (!s)
 		return false;
-	if (__sync_fetch_and_add(&s->busy, 1) == 0) {
+	if (kt_take(&s->busy)) {
 		v->busy = &s->busy;
 		e = &s->e;
 	} else {
-		__sync_fetch_and_add(&s->busy, -1);
+		kt_release(&s->busy);
 		v->busy = NULL;
 		e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 		if (!e) {
@@ -289,7 +290,7 @@ static __always_inline void ev_submit(struct ev *v)
 		n = KT_NAME_MAX;
 	if (bpf_ringbuf_output(&events, e, KT_EVENT_HDR_SIZE + n, wakeup_flag()))
 		count_drop(e->ev_flags & KT_EVF_BPF_EVENT ? 2 : 1);
-	__sync_fetch_and_add(v->busy, -1);
+	kt_release(v->busy);
 }
 
 static __always_inline void owner_save(u64 key, u8 source, u32 prog_id, u32 len, const char *name)
@@ -313,8 +314,11 @@ static __always_inline void owner_save(u64 key, u8 source, u32 prog_id, u32 len,
 
 /* A bpf_ksym is in kallsyms once bpf_ksym_add() linked it; __bpf_ksym_del()
  * checks the same list_empty().  list_del_rcu() leaves next alone, so a deleted
- * entry still counts as "was added". */
-static __always_inline bool ksym_listed(struct bpf_ksym *k)
+ * entry still counts as "was added".  Through a BTF-typed pointer a plain
+ * load; through one read from memory (a scalar to the verifier) a probe read. */
+#define KSYM_LISTED(k) ((k)->lnode.next != &(k)->lnode)
+
+static __always_inline bool ksym_listed_probed(struct bpf_ksym *k)
 {
 	return BPF_CORE_READ(k, lnode.next) != &k->lnode;
 }
@@ -375,9 +379,8 @@ static __always_inline void emit_prog_ksym(u64 addr, u32 len, struct bpf_prog_au
 	ev_submit(&v);
 }
 
-static long emit_subprog(u32 i, void *data)
+static __always_inline long emit_subprog_at(u32 i, struct prog_ctx *c)
 {
-	struct prog_ctx *c = data;
 	struct bpf_prog *sub = NULL;
 	u32 idx = c->first + i;
 
@@ -388,6 +391,58 @@ static long emit_subprog(u32 i, void *data)
 		emit_prog_ksym((u64)BPF_CORE_READ(sub, bpf_func), BPF_CORE_READ(sub, jited_len),
 			       BPF_CORE_READ(sub, aux), c, NULL, 0);
 	return 0;
+}
+
+static long emit_subprog(u32 i, void *data)
+{
+	return emit_subprog_at(i, data);
+}
+
+/*
+ * One subprogram on kernels without bpf_loop() (bpf/core_fixes.bpf.h): a
+ * global function, which the verifier checks once, on its own, with unknown
+ * scalar arguments (5.6+), where a static one would be walked again for
+ * every iteration of the loop that calls it (the 5.10 verifier gave up on
+ * that: 1M instructions).  Global functions take only scalars there, so the
+ * context comes as scalars and the owner is looked up again by its key.
+ */
+__noinline int kt_emit_subprog_legacy(u64 func, u32 idx, u32 prog_id, u32 flags_hook,
+				      u64 owner_key)
+{
+	struct prog_ctx c = {
+		.func = (struct bpf_prog **)func,
+		.prog_id = prog_id,
+		.flags = flags_hook & 0xffff,
+		.hook = flags_hook >> 16,
+	};
+
+	if (owner_key)
+		c.owner = bpf_map_lookup_elem(&owners, &owner_key);
+	return emit_subprog_at(idx, &c);
+}
+
+/* Subprograms first..first+nr-1: bpf_loop() where the kernel has it, else a
+ * bounded loop over the global function above. */
+static __always_inline void emit_subprogs(struct prog_ctx *c, u64 nr, u64 owner_key,
+					  const bool legacy)
+{
+	u32 i;
+
+	if (!legacy) {
+		bpf_loop(nr, emit_subprog, c, 0);
+		return;
+	}
+	/* The key is a pointer to the verifier, and a global function takes
+	 * only scalars: read back through a helper, it is a scalar. */
+	if (owner_key)
+		bpf_probe_read_kernel(&owner_key, sizeof(owner_key), &owner_key);
+	for (i = 0; i < KT_MAX_SUBPROGS; i++) {
+		if (i >= nr)
+			return;
+		if (kt_emit_subprog_legacy((u64)c->func, c->first + i, c->prog_id,
+					   c->flags | (u32)c->hook << 16, owner_key))
+			return;
+	}
 }
 
 /*
@@ -401,7 +456,8 @@ static long emit_subprog(u32 i, void *data)
  * same ring record as the KSYMBOL for a program without subprograms.
  */
 static __always_inline void emit_prog(const struct prog_info *pi, u16 bpf_type,
-				      const struct kt_owner *o, u8 hook)
+				      const struct kt_owner *o, u64 owner_key, u8 hook,
+				      const bool legacy)
 {
 	struct prog_ctx c = {
 		.func = pi->func,
@@ -422,7 +478,7 @@ static __always_inline void emit_prog(const struct prog_info *pi, u16 bpf_type,
 		return;
 	}
 	aux0 = BPF_CORE_READ(func0, aux);
-	if (!ksym_listed(&aux0->ksym)) {
+	if (!ksym_listed_probed(&aux0->ksym)) {
 		emit_prog_ksym(pi->bpf_func, pi->jited_len, pi->aux, &c, NULL, 0);
 		c.first = 1;
 	}
@@ -431,7 +487,7 @@ static __always_inline void emit_prog(const struct prog_info *pi, u16 bpf_type,
 	 * against BPF_MAX_LOOPS (-E2BIG). */
 	nr = pi->func_cnt - (u64)c.first;
 	if ((s64)nr > 0)
-		bpf_loop(nr, emit_subprog, &c, 0);
+		emit_subprogs(&c, nr, owner_key, legacy);
 
 	if (!ev_init(&v, KT_RECORD_BPF_EVENT, KT_SRC_BPF_PROG, hook, 1))
 		return;
@@ -444,7 +500,7 @@ static __always_inline void emit_prog(const struct prog_info *pi, u16 bpf_type,
 	ev_submit(&v);
 }
 
-static __always_inline void prog_unload(struct prog_info *pi, u8 hook)
+static __always_inline void prog_unload(struct prog_info *pi, u8 hook, const bool legacy)
 {
 	/* A local: BPF_CORE_READ(pi->aux, ...) would relocate prog_info too. */
 	struct bpf_prog_aux *aux = pi->aux;
@@ -456,14 +512,14 @@ static __always_inline void prog_unload(struct prog_info *pi, u8 hook)
 	 * loader (user/symtab.c), as it does for one loaded before we attached. */
 	o = NULL;
 	pi->id = 0;
-	if (!ksym_listed(&aux->ksym)) {
+	if (!ksym_listed_probed(&aux->ksym)) {
 		o = bpf_map_lookup_elem(&owners, &key);
 		/* None: a load that failed before kallsyms, never reported. */
 		if (!o)
 			return;
 		pi->id = o->prog_id;
 	}
-	emit_prog(pi, KT_BPF_EVENT_PROG_UNLOAD, o, hook);
+	emit_prog(pi, KT_BPF_EVENT_PROG_UNLOAD, o, o ? key : 0, hook, legacy);
 	if (o)
 		bpf_map_delete_elem(&owners, &key);
 }
@@ -493,28 +549,40 @@ static __always_inline void prog_info_probed(struct prog_info *pi, struct bpf_pr
 	bpf_probe_read_kernel(pi->tag, sizeof(pi->tag), &fp->tag);
 }
 
-/* bpf_prog_load() calls this for the main program right after
- * bpf_prog_alloc_id() and right before perf_event_bpf_event(PROG_LOAD).  The
- * verifier calls it earlier for each subprogram (is_func); those are reported
- * with their main program, as perf does. */
-SEC("fexit/bpf_prog_kallsyms_add")
-int BPF_PROG(prog_add, struct bpf_prog *fp)
+/* bpf_prog_load() calls bpf_prog_kallsyms_add() for the main program right
+ * after bpf_prog_alloc_id() and right before perf_event_bpf_event(PROG_LOAD).
+ * The verifier calls it earlier for each subprogram (is_func); those are
+ * reported with their main program, as perf does. */
+static __always_inline void prog_add(struct bpf_prog *fp, const bool legacy)
 {
 	struct prog_info pi;
 
 	if (debug_empty)
-		return 0;
-	if (BPF_CORE_READ_BITFIELD(fp, is_func))
-		return 0;
+		return;
+	if (KT_CORE_READ_BIT(fp, is_func))
+		return;
 	prog_info_direct(&pi, fp);
 	/* A program in kallsyms (bpf_prog_kallsyms_add() lists what it does not
 	 * skip) goes again through bpf_ksym_del(), where the loader's symbol
 	 * table supplies its id and the loader's identity: no owners entry, the
 	 * largest part of this program's cost (bpf_stats, BENCHMARKS.md).  The
 	 * rest only ever reach prog_del. */
-	if (pi.aux->ksym.lnode.next == &pi.aux->ksym.lnode)
+	if (!KSYM_LISTED(&pi.aux->ksym))
 		owner_save((u64)pi.aux, KT_SRC_BPF_PROG, pi.id, 0, NULL);
-	emit_prog(&pi, KT_BPF_EVENT_PROG_LOAD, NULL, KT_HOOK_PROG_ADD);
+	emit_prog(&pi, KT_BPF_EVENT_PROG_LOAD, NULL, 0, KT_HOOK_PROG_ADD, legacy);
+}
+
+SEC("fexit/bpf_prog_kallsyms_add")
+int BPF_PROG(prog_add_loop, struct bpf_prog *fp)
+{
+	prog_add(fp, false);
+	return 0;
+}
+
+SEC("fexit/bpf_prog_kallsyms_add")
+int BPF_PROG(prog_add_legacy, struct bpf_prog *fp)
+{
+	prog_add(fp, true);
 	return 0;
 }
 
@@ -524,17 +592,29 @@ int BPF_PROG(prog_add, struct bpf_prog *fp)
  * 6.12, so that function would see nothing; bpf_ksym_del() sees every image
  * but only through probe reads, and is where unloads are taken when this hook
  * is off. */
-SEC("fentry/bpf_prog_kallsyms_del_all")
-int BPF_PROG(prog_del, struct bpf_prog *fp)
+static __always_inline void prog_del(struct bpf_prog *fp, const bool legacy)
 {
 	struct prog_info pi;
 
 	if (debug_empty)
-		return 0;
-	if (BPF_CORE_READ_BITFIELD(fp, is_func))
-		return 0;
+		return;
+	if (KT_CORE_READ_BIT(fp, is_func))
+		return;
 	prog_info_direct(&pi, fp);
-	prog_unload(&pi, KT_HOOK_PROG_DEL);
+	prog_unload(&pi, KT_HOOK_PROG_DEL, legacy);
+}
+
+SEC("fentry/bpf_prog_kallsyms_del_all")
+int BPF_PROG(prog_del_loop, struct bpf_prog *fp)
+{
+	prog_del(fp, false);
+	return 0;
+}
+
+SEC("fentry/bpf_prog_kallsyms_del_all")
+int BPF_PROG(prog_del_legacy, struct bpf_prog *fp)
+{
+	prog_del(fp, true);
 	return 0;
 }
 
@@ -579,8 +659,7 @@ int BPF_PROG(ksym_add, struct bpf_ksym *ksym)
 	return 0;
 }
 
-SEC("fentry/bpf_ksym_del")
-int BPF_PROG(ksym_del, struct bpf_ksym *ksym)
+static __always_inline void ksym_del(struct bpf_ksym *ksym, const bool legacy)
 {
 	u64 key = (u64)ksym;
 	struct bpf_prog_aux *aux;
@@ -589,29 +668,42 @@ int BPF_PROG(ksym_del, struct bpf_ksym *ksym)
 	struct kt_owner *o;
 
 	if (debug_empty)
-		return 0;
+		return;
 	/* Never added (func[0] since 0108a4e9f358): the kernel returns too. */
-	if (ksym->lnode.next == &ksym->lnode)
-		return 0;
+	if (!KSYM_LISTED(ksym))
+		return;
 	if (ksym->prog) {
 		/* prog_del has it (and is the cheaper path): every program
 		 * unload goes through bpf_prog_kallsyms_del_all(), which calls
 		 * this.  prog_del attaches only from a skeleton loaded with
 		 * prog_del_live (user/bpf_loader.c). */
 		if (prog_del_live)
-			return 0;
+			return;
 		aux = (void *)((u64)ksym - bpf_core_field_offset(struct bpf_prog_aux, ksym));
 		prog = BPF_CORE_READ(aux, prog);
 		if (!prog || BPF_CORE_READ_BITFIELD_PROBED(prog, is_func))
-			return 0;
+			return;
 		prog_info_probed(&pi, prog, aux);
-		prog_unload(&pi, KT_HOOK_KSYM_DEL);
-		return 0;
+		prog_unload(&pi, KT_HOOK_KSYM_DEL, legacy);
+		return;
 	}
 	o = bpf_map_lookup_elem(&owners, &key);
 	emit_image(ksym, KT_KSYM_FLAG_UNREGISTER, o, KT_HOOK_KSYM_DEL);
 	if (o)
 		bpf_map_delete_elem(&owners, &key);
+}
+
+SEC("fentry/bpf_ksym_del")
+int BPF_PROG(ksym_del_loop, struct bpf_ksym *ksym)
+{
+	ksym_del(ksym, false);
+	return 0;
+}
+
+SEC("fentry/bpf_ksym_del")
+int BPF_PROG(ksym_del_legacy, struct bpf_ksym *ksym)
+{
+	ksym_del(ksym, true);
 	return 0;
 }
 
@@ -729,9 +821,13 @@ int BPF_PROG(execmem_free_entry, void *ptr)
 
 /* A new kprobe page is reported by __get_insn_slot() after c->alloc() returned
  * it, under the cache's name (kprobe_insn_page or kprobe_optinsn_page), len
- * PAGE_SIZE.  Pages are freed by collect_one_slot() -> c->free(). */
+ * PAGE_SIZE.  Pages are freed by collect_one_slot() -> c->free().  Once
+ * c->alloc() succeeded, __get_insn_slot() cannot fail (5.10 to 7.x), so the
+ * return value is not read: 5.10's verifier refuses fexit access to a return
+ * value that points to anything but a struct (kprobe_opcode_t *, "func
+ * '__get_insn_slot' arg1 type INT is not a struct"). */
 SEC("fexit/__get_insn_slot")
-int BPF_PROG(insn_slot_exit, struct kprobe_insn_cache___kt *c, void *ret)
+int BPF_PROG(insn_slot_exit, struct kprobe_insn_cache___kt *c)
 {
 	u32 tid = (u32)bpf_get_current_pid_tgid();
 	u64 *addr = bpf_map_lookup_elem(&pending_insn, &tid);
@@ -742,8 +838,6 @@ int BPF_PROG(insn_slot_exit, struct kprobe_insn_cache___kt *c, void *ret)
 		return 0;
 	page = *addr;
 	bpf_map_delete_elem(&pending_insn, &tid);
-	if (!ret)
-		return 0;
 	sym = BPF_CORE_READ(c, sym);
 	owner_save(page, KT_SRC_KPROBE, 0, page_size, sym);
 	emit_ool(page, page_size, 0, sym, KT_SRC_KPROBE, KT_HOOK_INSN_SLOT, NULL);

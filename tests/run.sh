@@ -5,7 +5,8 @@
 # each requested kernel.  Ends with one line "N passed, N failed, N skipped"
 # over everything and exits non-zero on any failure.  A skip is never a pass.
 #
-#   tests/run.sh [--unit] [--vm 6.1|6.12]... [--vm-kernel PATH]... [--only REGEX]
+#   tests/run.sh [--unit] [--vm LINE]... [--vm-kernel PATH]... [--only REGEX]
+#   LINE: 5.10 6.1 6.12 6.18 newest (tests/vm/kernels.sh)
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -66,28 +67,51 @@ if [ -n "$unit" ]; then
 	done
 fi
 
-# The kernels boot side by side (each guest runs single-threaded TCG, one
-# host core); their reports are printed one after the other.
-declare -a vout vcnt vrc vpid
-for i in "${!vms[@]}"; do
+# The kernel lines resolve to images first, with one refresh of the package
+# lists (tests/vm/kernels.sh); then the kernels boot side by side, as many at
+# once as there are CPUs (each guest runs single-threaded TCG, one host core),
+# and their reports are printed in the order asked for.
+declare -a vargs vname vout vcnt vpid
+for v in "${vms[@]}"; do
+	case $v in
+	"--line "*)
+		line=${v#--line }
+		if ! path=$("$top/tests/vm/kernels.sh" ${resolved:+--no-update} "$line" | cut -f 2); then
+			echo "== VM tests: $line"
+			echo "  FAIL vm: no kernel image for line $line (see above)"
+			count 0 1 0
+			continue
+		fi
+		resolved=1
+		vargs+=("--kernel $path") vname+=("$line ($(basename "$(dirname "$path")"))") ;;
+	*) vargs+=("$v") vname+=("${v#--kernel }") ;;
+	esac
+done
+jobs=${KT_VM_JOBS:-$(nproc)}
+running=0
+for i in "${!vargs[@]}"; do
 	vout[$i]=$(mktemp)
 	vcnt[$i]=$(mktemp)
+	if [ "$running" -ge "$jobs" ]; then
+		wait -n
+		running=$((running - 1))
+	fi
 	# shellcheck disable=SC2086
-	"$top/tests/vm/vmtest.sh" ${vms[$i]} --counts "${vcnt[$i]}" ${only:+--only "$only"} \
+	"$top/tests/vm/vmtest.sh" ${vargs[$i]} --counts "${vcnt[$i]}" ${only:+--only "$only"} \
 		>"${vout[$i]}" 2>&1 &
 	vpid[$i]=$!
-	[ -n "${KT_VM_SERIAL:-}" ] && wait "${vpid[$i]}"
+	running=$((running + 1))
 done
-for i in "${!vms[@]}"; do
+for i in "${!vargs[@]}"; do
 	wait "${vpid[$i]}"
 	rc=$?
-	echo "== VM tests: ${vms[$i]}"
+	echo "== VM tests: ${vname[$i]}"
 	cat "${vout[$i]}"
 	if [ -s "${vcnt[$i]}" ]; then
 		read -r p f s <"${vcnt[$i]}"
 		count "$p" "$f" "$s"
 	elif [ $rc -ne 0 ]; then
-		echo "  vmtest could not run: ${vms[$i]}"
+		echo "  vmtest could not run: ${vname[$i]}"
 		count 0 1 0
 	fi
 	rm -f "${vout[$i]}" "${vcnt[$i]}"

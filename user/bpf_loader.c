@@ -32,6 +32,7 @@ struct loader {
 	bool want[KT_HOOK_MAX];
 	char why[KT_HOOK_MAX][96];
 	bool want_walker; /* the snapshot's, loaded along (one BTF parse) */
+	bool legacy; /* no bpf_loop() (< 5.17): the _legacy program twins */
 	bool prog_del_live; /* the skeleton was loaded counting on prog_del */
 	struct kt_range ftrace_caller, kprobe_caller;
 };
@@ -56,22 +57,29 @@ static void hook_off(struct loader *b, int h, const char *fmt, ...)
 	va_end(ap);
 }
 
-static struct bpf_program *hook_prog(struct ksymtap_bpf *skel, int h)
+static const char *prog_name(const struct loader *b, int h)
 {
-	return bpf_object__find_program_by_name(skel->obj, kt_hooks[h].prog);
+	return b->legacy && kt_hooks[h].prog_legacy ? kt_hooks[h].prog_legacy : kt_hooks[h].prog;
 }
 
-/* Which hook targets the kernel's BTF has: a raw scan, or libbpf's parse if
- * that does not understand this BTF.  -errno with why[] if neither works. */
+static struct bpf_program *hook_prog(const struct loader *b, struct ksymtap_bpf *skel, int h)
+{
+	return bpf_object__find_program_by_name(skel->obj, prog_name(b, h));
+}
+
+/* found[h]: the kernel's BTF has hook h's target; found[KT_HOOK_MAX]: it has
+ * bpf_loop() (5.17+).  A raw scan, or libbpf's parse if that does not
+ * understand this BTF.  -errno with why[] if neither works. */
 static int find_targets(bool *found, char *why, size_t size)
 {
-	const char *names[KT_HOOK_MAX];
+	const char *names[KT_HOOK_MAX + 1];
 	struct btf *vmlinux;
 	int h, err;
 
 	for (h = 0; h < KT_HOOK_MAX; h++)
 		names[h] = kt_hooks[h].target;
-	err = kt_btf_find_funcs(VMLINUX_BTF, names, KT_HOOK_MAX, found);
+	names[KT_HOOK_MAX] = "bpf_loop";
+	err = kt_btf_find_funcs(VMLINUX_BTF, names, KT_HOOK_MAX + 1, found);
 	if (err == -ENOENT) {
 		snprintf(why, size,
 			 "kernel has no BTF (" VMLINUX_BTF ": %s; needs CONFIG_DEBUG_INFO_BTF=y)",
@@ -87,7 +95,7 @@ static int find_targets(bool *found, char *why, size_t size)
 		snprintf(why, size, "reading kernel BTF: %s", strerror(-err));
 		return err;
 	}
-	for (h = 0; h < KT_HOOK_MAX; h++)
+	for (h = 0; h <= KT_HOOK_MAX; h++)
 		found[h] = btf__find_by_name_kind(vmlinux, names[h], BTF_KIND_FUNC) >= 0;
 	btf__free(vmlinux);
 	return 0;
@@ -101,6 +109,9 @@ static void decide_hooks(struct loader *b, const struct kt_backend_opts *o, cons
 	int h, n;
 
 	b->want_walker = o->walker;
+	b->legacy = !found[KT_HOOK_MAX];
+	if (b->legacy)
+		kt_debug("kernel has no bpf_loop() (< 5.17): the program hooks' _legacy twins");
 	for (h = 0; h < KT_HOOK_MAX; h++) {
 		b->want[h] = true;
 		if (o->disabled & (1UL << h))
@@ -137,13 +148,17 @@ static int open_skel(struct loader *b, const struct kt_backend_opts *o, int only
 		     struct ksymtap_bpf **out)
 {
 	struct ksymtap_bpf *skel = ksymtap_bpf__open();
+	struct bpf_program *p;
 	int h, err;
 
 	if (!skel)
 		return -errno;
-	/* only: one hook, or KT_HOOK_MAX for the walker alone. */
+	/* only: one hook, or KT_HOOK_MAX for the walker alone.  Of a hook's
+	 * twins, the one for this kernel. */
+	bpf_object__for_each_program(p, skel->obj)
+		bpf_program__set_autoload(p, false);
 	for (h = 0; h < KT_HOOK_MAX; h++)
-		bpf_program__set_autoload(hook_prog(skel, h), only < 0 ? b->want[h] : h == only);
+		bpf_program__set_autoload(hook_prog(b, skel, h), only < 0 ? b->want[h] : h == only);
 	bpf_program__set_autoload(skel->progs.walk_images,
 				  only < 0 ? b->want_walker : only == KT_HOOK_MAX);
 	skel->rodata->ftrace_caller.start = b->ftrace_caller.start;
@@ -247,7 +262,7 @@ static void list_hooks(struct loader *b)
 	int h;
 
 	for (h = 0; h < KT_HOOK_MAX; h++)
-		kt_debug("hook %-20s on %-30s %s%s", kt_hooks[h].prog, kt_hooks[h].target,
+		kt_debug("hook %-20s on %-30s %s%s", kt_hooks[h].name, kt_hooks[h].target,
 			 b->links[h] ? "live" : "off: ", b->links[h] ? "" : b->why[h]);
 }
 
@@ -274,7 +289,7 @@ static int attach_all(struct loader *b)
 		h = i % KT_HOOK_MAX;
 		if (!b->want[h] || kt_hooks[h].birth != (i >= KT_HOOK_MAX))
 			continue;
-		b->links[h] = bpf_program__attach(hook_prog(b->skel, h));
+		b->links[h] = bpf_program__attach(hook_prog(b, b->skel, h));
 		if (!b->links[h]) {
 			err = -errno;
 			b->links[h] = NULL;
@@ -291,7 +306,7 @@ static int attach_all(struct loader *b)
 static void load_here(const struct kt_backend_opts *o, struct kt_bpf_loaded *out)
 {
 	struct loader L, *b = &L;
-	bool found[KT_HOOK_MAX];
+	bool found[KT_HOOK_MAX + 1];
 	int err, h, attached = 0;
 
 	memset(b, 0, sizeof(*b));

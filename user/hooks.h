@@ -8,7 +8,11 @@
 #include "ksymtap.h"
 
 struct kt_hook_desc {
-	const char *prog; /* program name in bpf/ksymtap.bpf.c */
+	const char *name; /* the hook's name (--disable-hook, -v, metrics) */
+	const char *prog; /* program in bpf/ksymtap.bpf.c */
+	/* Its twin without bpf_loop() for kernels before 5.17
+	 * (bpf/core_fixes.bpf.h), or NULL if prog needs none. */
+	const char *prog_legacy;
 	const char *target; /* kernel function */
 	unsigned char source;
 	bool birth; /* registers symbols (else: unregisters) */
@@ -17,7 +21,7 @@ struct kt_hook_desc {
 
 extern const struct kt_hook_desc kt_hooks[KT_HOOK_MAX];
 
-/* Index of a hook by program or kernel function name, or -1. */
+/* Index of a hook by its name, a program name or kernel function name, or -1. */
 int kt_hook_lookup(const char *name);
 
 #endif

@@ -53,7 +53,7 @@ int kt_metrics_print(FILE *f, const struct kt_metrics *m)
 		head(f, "ksymtap_hook_live", "gauge", "Whether each BPF hook is attached.");
 		for (i = 0; i < KT_HOOK_MAX; i++)
 			fprintf(f, "ksymtap_hook_live{hook=\"%s\",target=\"%s\"} %d\n",
-				kt_hooks[i].prog, kt_hooks[i].target, !!(m->hooks & (1UL << i)));
+				kt_hooks[i].name, kt_hooks[i].target, !!(m->hooks & (1UL << i)));
 	}
 
 	head(f, "ksymtap_snapshot_symbols", "gauge",

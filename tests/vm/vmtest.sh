@@ -8,7 +8,8 @@
 # console on the first; the run fails on any failing test, a kernel panic, or
 # a timeout.
 #
-#   tests/vm/vmtest.sh --line 6.1|6.12     newest Debian kernel of that line
+#   tests/vm/vmtest.sh --line LINE         newest Debian kernel of a line
+#                                         (5.10 6.1 6.12 6.18 newest: kernels.sh)
 #   tests/vm/vmtest.sh --kernel PATH       any bzImage/vmlinuz
 #   options: --counts FILE (write "passed failed skipped"), --timeout SEC,
 #            --only REGEX (tests to run), --keep (leave the work dir),
@@ -49,51 +50,28 @@ while [ $# -gt 0 ]; do
 	*) die "unknown argument '$1'" ;;
 	esac
 done
-[ -n "$line$kernel" ] || die "need --line 6.1|6.12 or --kernel PATH"
+[ -n "$line$kernel" ] || die "need --line LINE or --kernel PATH"
 
 for t in qemu-system-x86_64 busybox cpio; do
 	command -v $t >/dev/null || die "$t not found (run 'make deps' as root)"
 done
 [ -x "$top/build/ksymtap" ] || die "build/ksymtap missing (run 'make')"
 
-# Newest Debian package of a kernel line; its vmlinuz is cached outside the repo.
+# A kernel line's newest Debian image (tests/vm/kernels.sh, cached outside
+# the repo).  KT_KERNELS_NO_UPDATE: the caller refreshed the package lists.
 resolve_line() {
-	local pattern pkg dir tmp
-	case $1 in
-	6.1) pattern='^linux-image-6\.1\.0-[0-9]+-amd64-unsigned$' ;;
-	6.12) pattern='^linux-image-6\.12\.[0-9]+\+deb12-amd64-unsigned$' ;;
-	*) die "unknown kernel line '$1' (6.1 or 6.12)" ;;
-	esac
-	pkg=$(apt-cache search --names-only "$pattern" 2>/dev/null | awk '{print $1}' | sort -V | tail -n 1)
-	if [ -z "$pkg" ]; then
-		# No package lists (offline?): the newest cached one of that line.
-		dir=$(ls -d "$cache"/kernels/linux-image-$1[.-]* 2>/dev/null | sort -V | tail -n 1 || true)
-		[ -n "$dir" ] || die "no Debian package for kernel line $1 (apt-get update?) and none cached"
-		echo "vmtest: no package lists; using cached $(basename "$dir")" >&2
-		echo "$dir/vmlinuz"
-		return
-	fi
-	dir=$cache/kernels/$pkg
-	if [ ! -s "$dir/vmlinuz" ]; then
-		echo "vmtest: downloading $pkg" >&2
-		tmp=$(mktemp -d) && chmod 755 "$tmp"
-		(cd "$tmp" && apt-get download "$pkg" >/dev/null) || die "apt-get download $pkg failed"
-		mkdir -p "$dir"
-		dpkg-deb --fsys-tarfile "$tmp"/*.deb | tar -x -C "$tmp" --wildcards './boot/vmlinuz-*' './boot/config-*'
-		mv "$tmp"/boot/config-* "$dir/config"
-		mv "$tmp"/boot/vmlinuz-* "$dir/vmlinuz.tmp" && mv "$dir/vmlinuz.tmp" "$dir/vmlinuz"
-		rm -rf "$tmp"
-	fi
-	echo "$dir/vmlinuz"
+	"$top/tests/vm/kernels.sh" --arch amd64 ${KT_KERNELS_NO_UPDATE:+--no-update} "$1" |
+		cut -f 2
 }
 
 if [ -n "$line" ]; then
-	kernel=$(resolve_line "$line")
+	kernel=$(resolve_line "$line") || die "no kernel for line $line"
 fi
 [ -r "$kernel" ] || die "kernel image '$kernel' not readable"
 kname=$(basename "$(dirname "$kernel")")
 [ "$kname" = . ] && kname=$(basename "$kernel")
 kname=${kname#linux-image-}
+kname=${kname#linux-binary-unsigned-}
 kname=${kname%-unsigned}
 
 # One directory per run: two runs on the same kernel (make test beside make

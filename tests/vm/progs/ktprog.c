@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <linux/bpf.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 
 static long sys_bpf(int cmd, union bpf_attr *attr)
@@ -52,6 +53,9 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	/* Before 5.11 BPF memory counts against RLIMIT_MEMLOCK (memcg
+	 * accounting came with commit 3ac1f01b43b6); libbpf raises it itself. */
+	setrlimit(RLIMIT_MEMLOCK, &(struct rlimit){ RLIM_INFINITY, RLIM_INFINITY });
 	memset(&attr, 0, sizeof(attr));
 	attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
 	attr.insns = (unsigned long)insns;
