@@ -139,7 +139,7 @@ bench-build: $(BENCHPROG_BINS)
 # (KERNELS, a subset with make test KERNELS="6.1 newest").  "newest" is
 # resolved afresh at every run (tests/vm/kernels.sh).  The runner prints one
 # summary line over all of it and fails on any failure.
-KERNELS ?= 6.1 6.12 6.18 newest
+KERNELS ?= 5.10 6.1 6.12 6.18 newest
 VM_LINES = $(foreach k,$(KERNELS),--vm $(k))
 
 .PHONY: test unittest vmtest

@@ -79,8 +79,8 @@ struct walk {
 	bool full; /* images[] is full: stop everything */
 };
 
-static __always_inline bool store(struct walk *w, __u32 kind, __u64 start, __u64 end,
-				  const char *name)
+/* One image into images[]: 1 stored, 0 images[] is full (more is set). */
+static __always_inline int put_image(__u32 kind, __u64 start, __u64 end, const char *name)
 {
 	struct kt_snap_state *st = state();
 	struct kt_snap_image *img;
@@ -88,14 +88,12 @@ static __always_inline bool store(struct walk *w, __u32 kind, __u64 start, __u64
 	long n;
 
 	if (!st)
-		return false;
+		return 0;
 	idx = st->nimages;
 	if (idx >= KT_SNAP_MAX_IMAGES) {
 		st->more = 1;
-		w->full = true;
-		return false;
+		return 0;
 	}
-	w->seen++;
 	img = &st->images[idx];
 	img->start = start;
 	img->end = end;
@@ -110,49 +108,55 @@ static __always_inline bool store(struct walk *w, __u32 kind, __u64 start, __u64
 			img->flags |= KT_SNAP_F_TRUNCATED;
 	}
 	st->nimages = idx + 1;
-	return true;
+	return 1;
+}
+
+/* The entry at a list node of the given kind: 1 stored (or nothing to
+ * store), 0 images[] is full. */
+static __always_inline int visit(__u32 kind, __u64 node, const char *sym)
+{
+	struct kprobe_insn_page___kt *kip;
+	struct bpf_ksym *k;
+	struct ftrace_ops *op;
+	unsigned long tramp;
+
+	if (kind == KT_SNAP_BPF_IMAGE) {
+		k = (void *)(node - bpf_core_field_offset(struct bpf_ksym, lnode));
+		return put_image(BPF_CORE_READ(k, prog) ? KT_SNAP_BPF_PROG : KT_SNAP_BPF_IMAGE,
+				 BPF_CORE_READ(k, start), BPF_CORE_READ(k, end), k->name);
+	}
+	if (kind == KT_SNAP_FTRACE) {
+		op = (void *)(node - bpf_core_field_offset(struct ftrace_ops, list));
+		tramp = BPF_CORE_READ(op, trampoline);
+		/* ftrace_get_trampoline_kallsym() skips these too. */
+		if (!tramp)
+			return 1;
+		return put_image(KT_SNAP_FTRACE, tramp, tramp + BPF_CORE_READ(op, trampoline_size),
+				 NULL);
+	}
+	if (bpf_core_type_exists(struct kprobe_insn_page___kt)) {
+		kip = (void *)(node - bpf_core_field_offset(struct kprobe_insn_page___kt, list));
+		tramp = (unsigned long)BPF_CORE_READ(kip, insns);
+		return put_image(KT_SNAP_KPROBE, tramp, tramp + 4096, sym);
+	}
+	return 1;
 }
 
 static long walk_one(__u32 i, void *data)
 {
 	struct walk *w = data;
 	struct list_head *node = (void *)w->node;
-	struct kprobe_insn_page___kt *kip;
-	struct bpf_ksym *k;
-	struct ftrace_ops *op;
-	unsigned long tramp;
-	bool stored = true;
 
 	if (!w->node || w->node == w->head) {
 		w->done = true;
 		return 1;
 	}
 	/* Entries earlier runs returned: only follow the list. */
-	if (w->seen < w->skip) {
-		w->seen++;
-		w->node = (__u64)BPF_CORE_READ(node, next);
-		return 0;
-	}
-	if (w->kind == KT_SNAP_BPF_IMAGE) {
-		k = (void *)(w->node - bpf_core_field_offset(struct bpf_ksym, lnode));
-		stored = store(w, BPF_CORE_READ(k, prog) ? KT_SNAP_BPF_PROG : KT_SNAP_BPF_IMAGE,
-			       BPF_CORE_READ(k, start), BPF_CORE_READ(k, end), k->name);
-	} else if (w->kind == KT_SNAP_FTRACE) {
-		op = (void *)(w->node - bpf_core_field_offset(struct ftrace_ops, list));
-		tramp = BPF_CORE_READ(op, trampoline);
-		/* ftrace_get_trampoline_kallsym() skips these too. */
-		if (tramp)
-			stored = store(w, KT_SNAP_FTRACE, tramp,
-				       tramp + BPF_CORE_READ(op, trampoline_size), NULL);
-		else
-			w->seen++;
-	} else if (bpf_core_type_exists(struct kprobe_insn_page___kt)) {
-		kip = (void *)(w->node - bpf_core_field_offset(struct kprobe_insn_page___kt, list));
-		tramp = (unsigned long)BPF_CORE_READ(kip, insns);
-		stored = store(w, KT_SNAP_KPROBE, tramp, tramp + 4096, w->sym);
-	}
-	if (!stored)
+	if (w->seen >= w->skip && !visit(w->kind, w->node, w->sym)) {
+		w->full = true;
 		return 1;
+	}
+	w->seen++;
 	w->node = (__u64)BPF_CORE_READ(node, next);
 	return 0;
 }
@@ -241,5 +245,88 @@ int walk_images(void *ctx)
 		if (w.full)
 			return ret;
 	}
+	return ret;
+}
+
+/*
+ * The same walk for kernels before 5.16: BPF_PROG_TYPE_SYSCALL is 5.14+
+ * (commit 79a7f8bdb159), bpf_kallsyms_lookup_name() 5.16+ (commit
+ * d6aef08a872b) and bpf_loop() 5.17+.  A raw tracepoint program instead,
+ * which BPF_PROG_TEST_RUN runs since 5.10 (commit 1b4d60ec162f); the list
+ * heads from the loader (from /proc/kallsyms); and instead of bpf_loop() a
+ * bounded loop of LEGACY_STEPS calls of a global function (checked once by
+ * the verifier, 5.6+), which resumes where the last run stopped
+ * (kt_snap_state.cur_*): a run that follows earlier runs' entries again,
+ * as walk_images does, would never get past LEGACY_STEPS of them.
+ */
+#define LEGACY_STEPS 1024
+
+/* One step: 0 go on, 1 stop this run (all lists done, or images[] full). */
+__noinline int kt_walk_step_legacy(void)
+{
+	struct kprobe_insn_cache___kt *c;
+	struct kt_snap_state *st = state();
+	const char *sym = NULL;
+	struct list_head *n;
+	__u64 head, node;
+	__u32 list, kind;
+
+	if (!st)
+		return 1;
+	list = st->cur_list;
+	if (list >= 4)
+		return 1;
+	head = st->heads[list & 3];
+	if (list >= 2) {
+		/* No kprobes (no such type in this kernel's BTF), or no cache. */
+		if (!bpf_core_type_exists(struct kprobe_insn_cache___kt) || !head) {
+			st->cur_list = list + 1;
+			st->cur_node = 0;
+			return 0;
+		}
+		c = (void *)head;
+		sym = BPF_CORE_READ(c, sym);
+		head = (__u64)&c->pages;
+	}
+	node = st->cur_node;
+	if (!node && head) {
+		n = (void *)head;
+		node = (__u64)BPF_CORE_READ(n, next);
+	}
+	if (!head || !node || node == head) {
+		st->cur_list = list + 1;
+		st->cur_node = 0;
+		return 0;
+	}
+	kind = list == 0 ? KT_SNAP_BPF_IMAGE : list == 1 ? KT_SNAP_FTRACE : KT_SNAP_KPROBE;
+	if (!visit(kind, node, sym))
+		return 1;
+	n = (void *)node;
+	st->cur_node = (__u64)BPF_CORE_READ(n, next);
+	return 0;
+}
+
+SEC("raw_tp")
+int walk_images_legacy(void *ctx)
+{
+	struct kt_snap_state *st = state();
+	int ret = KT_SNAP_OK, i;
+
+	if (!st)
+		return KT_SNAP_NO_BPF_LIST | KT_SNAP_NO_FTRACE_LIST | KT_SNAP_NO_KPROBE_LIST;
+	st->nimages = 0;
+	st->more = 0;
+	if (!st->heads[0])
+		ret |= KT_SNAP_NO_BPF_LIST;
+	if (!st->heads[1])
+		ret |= KT_SNAP_NO_FTRACE_LIST;
+	if (!bpf_core_type_exists(struct kprobe_insn_cache___kt) || !st->heads[2])
+		ret |= KT_SNAP_NO_KPROBE_LIST;
+	for (i = 0; i < LEGACY_STEPS; i++)
+		if (kt_walk_step_legacy())
+			break;
+	/* Out of steps, or images[] full (put_image() set more): again. */
+	if (st->cur_list < 4)
+		st->more = 1;
 	return ret;
 }

@@ -50,6 +50,13 @@ struct kt_snap_state {
 	__u32 more; /* out: images[] filled up before the end */
 	__u32 heads_resolved; /* heads[] looked up (the first run) */
 	__u64 heads[4]; /* bpf_kallsyms, ftrace list, kprobe_insn/optinsn_slots */
+	/* The legacy walker's place between runs (it resumes there instead of
+	 * following the lists past skip entries): the list (0..3, 4: done) and
+	 * the next node in it (0: its head's first).  The loader zeroes both
+	 * before the first run. */
+	__u32 cur_list;
+	__u32 cur_pad;
+	__u64 cur_node;
 	struct kt_snap_image images[KT_SNAP_MAX_IMAGES];
 };
 

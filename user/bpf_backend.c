@@ -185,6 +185,7 @@ static int bpf_walker(struct kt_backend *kb, struct kt_walker *out)
 		return -ENOENT;
 	out->prog_fd = b->l.walker_fd;
 	out->map_fd = b->l.walker_map_fd;
+	out->legacy = b->l.walker_legacy;
 	b->l.walker_fd = b->l.walker_map_fd = -1;
 	return 0;
 }

@@ -33,6 +33,7 @@ struct loader {
 	char why[KT_HOOK_MAX][96];
 	bool want_walker; /* the snapshot's, loaded along (one BTF parse) */
 	bool legacy; /* no bpf_loop() (< 5.17): the _legacy program twins */
+	bool walker_legacy; /* no bpf_kallsyms_lookup_name() (< 5.16) */
 	bool prog_del_live; /* the skeleton was loaded counting on prog_del */
 	struct kt_range ftrace_caller, kprobe_caller;
 };
@@ -67,19 +68,27 @@ static struct bpf_program *hook_prog(const struct loader *b, struct ksymtap_bpf 
 	return bpf_object__find_program_by_name(skel->obj, prog_name(b, h));
 }
 
+/* The snapshot's walker: a SYSCALL program, or before 5.16 its raw tracepoint
+ * twin, which needs the list heads from kallsyms (bpf/snapshot.bpf.c). */
+static struct bpf_program *walker_prog(const struct loader *b, struct ksymtap_bpf *skel)
+{
+	return b->walker_legacy ? skel->progs.walk_images_legacy : skel->progs.walk_images;
+}
+
 /* found[h]: the kernel's BTF has hook h's target; found[KT_HOOK_MAX]: it has
- * bpf_loop() (5.17+).  A raw scan, or libbpf's parse if that does not
+ * bpf_loop() (5.17+); found[KT_HOOK_MAX + 1]: bpf_kallsyms_lookup_name() (5.16+).  A raw scan, or libbpf's parse if that does not
  * understand this BTF.  -errno with why[] if neither works. */
 static int find_targets(bool *found, char *why, size_t size)
 {
-	const char *names[KT_HOOK_MAX + 1];
+	const char *names[KT_HOOK_MAX + 2];
 	struct btf *vmlinux;
 	int h, err;
 
 	for (h = 0; h < KT_HOOK_MAX; h++)
 		names[h] = kt_hooks[h].target;
 	names[KT_HOOK_MAX] = "bpf_loop";
-	err = kt_btf_find_funcs(VMLINUX_BTF, names, KT_HOOK_MAX + 1, found);
+	names[KT_HOOK_MAX + 1] = "bpf_kallsyms_lookup_name";
+	err = kt_btf_find_funcs(VMLINUX_BTF, names, KT_HOOK_MAX + 2, found);
 	if (err == -ENOENT) {
 		snprintf(why, size,
 			 "kernel has no BTF (" VMLINUX_BTF ": %s; needs CONFIG_DEBUG_INFO_BTF=y)",
@@ -95,7 +104,7 @@ static int find_targets(bool *found, char *why, size_t size)
 		snprintf(why, size, "reading kernel BTF: %s", strerror(-err));
 		return err;
 	}
-	for (h = 0; h <= KT_HOOK_MAX; h++)
+	for (h = 0; h < KT_HOOK_MAX + 2; h++)
 		found[h] = btf__find_by_name_kind(vmlinux, names[h], BTF_KIND_FUNC) >= 0;
 	btf__free(vmlinux);
 	return 0;
@@ -110,6 +119,7 @@ static void decide_hooks(struct loader *b, const struct kt_backend_opts *o, cons
 
 	b->want_walker = o->walker;
 	b->legacy = !found[KT_HOOK_MAX];
+	b->walker_legacy = !found[KT_HOOK_MAX + 1];
 	if (b->legacy)
 		kt_debug("kernel has no bpf_loop() (< 5.17): the program hooks' _legacy twins");
 	for (h = 0; h < KT_HOOK_MAX; h++) {
@@ -159,8 +169,7 @@ static int open_skel(struct loader *b, const struct kt_backend_opts *o, int only
 		bpf_program__set_autoload(p, false);
 	for (h = 0; h < KT_HOOK_MAX; h++)
 		bpf_program__set_autoload(hook_prog(b, skel, h), only < 0 ? b->want[h] : h == only);
-	bpf_program__set_autoload(skel->progs.walk_images,
-				  only < 0 ? b->want_walker : only == KT_HOOK_MAX);
+	bpf_program__set_autoload(walker_prog(b, skel), only < 0 ? b->want_walker : only == KT_HOOK_MAX);
 	skel->rodata->ftrace_caller.start = b->ftrace_caller.start;
 	skel->rodata->ftrace_caller.end = b->ftrace_caller.end;
 	skel->rodata->kprobe_caller.start = b->kprobe_caller.start;
@@ -306,7 +315,7 @@ static int attach_all(struct loader *b)
 static void load_here(const struct kt_backend_opts *o, struct kt_bpf_loaded *out)
 {
 	struct loader L, *b = &L;
-	bool found[KT_HOOK_MAX + 1];
+	bool found[KT_HOOK_MAX + 2];
 	int err, h, attached = 0;
 
 	memset(b, 0, sizeof(*b));
@@ -359,7 +368,8 @@ static void load_here(const struct kt_backend_opts *o, struct kt_bpf_loaded *out
 		bpf_link__disconnect(b->links[h]);
 	}
 	if (b->want_walker) {
-		out->walker_fd = dup(bpf_program__fd(b->skel->progs.walk_images));
+		out->walker_fd = dup(bpf_program__fd(walker_prog(b, b->skel)));
+		out->walker_legacy = b->walker_legacy;
 		out->walker_map_fd = dup(bpf_map__fd(b->skel->maps.walker));
 	}
 	if (out->events_fd < 0 || out->dropped_fd < 0 || out->owners_fd < 0 ||

@@ -21,6 +21,7 @@ struct kt_bpf_loaded {
 	char why[256];
 	int events_fd, dropped_fd, owners_fd;
 	int walker_fd, walker_map_fd; /* the snapshot's walker, -1 if not loaded */
+	bool walker_legacy; /* the raw tracepoint twin: heads from kallsyms */
 	int link_fd[KT_HOOK_MAX]; /* -1: hook off, hook_why[] says why */
 	char hook_why[KT_HOOK_MAX][96];
 	struct kt_range ftrace_caller, kprobe_caller;

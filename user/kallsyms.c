@@ -232,6 +232,12 @@ int kt_dynsyms_index(struct kt_dynsyms *d)
 	for (i = 0; i < d->n; i++)
 		d->by_addr[i] = &d->v[i];
 	qsort(d->by_addr, d->n, sizeof(*d->by_addr), by_addr);
+	d->func0_listed = false;
+	for (i = 1; i < d->n; i++)
+		if (d->by_addr[i]->addr == d->by_addr[i - 1]->addr &&
+		    d->by_addr[i]->source == KT_SRC_BPF_PROG &&
+		    d->by_addr[i - 1]->source == KT_SRC_BPF_PROG)
+			d->func0_listed = true;
 	return 0;
 }
 

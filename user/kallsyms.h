@@ -2,6 +2,7 @@
 #ifndef KT_KALLSYMS_H
 #define KT_KALLSYMS_H
 
+#include <stdbool.h>
 #include <linux/types.h>
 #include <stddef.h>
 #include "ksymtap.h"
@@ -39,6 +40,11 @@ struct kt_dynsyms {
 	/* Static list heads the snapshot walker follows (0: not listed). */
 	__u64 bpf_kallsyms, ftrace_list;
 	__u64 kprobe_caches[2]; /* kprobe_insn_slots, kprobe_optinsn_slots */
+	/* Two program images at one address (kt_dynsyms_index()): this kernel
+	 * lists func[0] of a program with subprograms beside the program itself
+	 * (before 0108a4e9f358, 6.4, 5.15.y and 6.1.y: 5.10), and perf's
+	 * KSYMBOL names func[0]'s. */
+	bool func0_listed;
 };
 
 /* The kallsyms module a source's symbols are listed under, or NULL. */

@@ -55,6 +55,9 @@ int kt_snapshot_read_progs(struct kt_prog_desc **out, size_t *n);
 struct kt_walker {
 	int prog_fd;
 	int map_fd;
+	/* walk_images_legacy (< 5.16): the list heads come from kallsyms, and
+	 * it resumes from its cursor rather than following skip entries. */
+	bool legacy;
 };
 
 void kt_walker_close(struct kt_walker *wk);

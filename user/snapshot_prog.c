@@ -68,12 +68,14 @@ int kt_snapshot_prog_records(const struct kt_prog_desc *d, const struct kt_dynsy
 	if (!r)
 		return -ENOMEM;
 	for (i = 0; i < d->nfuncs; i++) {
-		/* Kernels since 0108a4e9f358 (6.4, and 6.1.y) never add func[0]'s
-		 * own ksym: the program's ksym stands for it, under the program's
-		 * tag, which differs from prog_tags[0]. */
-		const __u8 *tag = i == 0 ? d->tag : d->tags[i];
+		/* Kernels since 0108a4e9f358 (6.4, and 5.15.y, 6.1.y) never add
+		 * func[0]'s own ksym: the program's ksym stands for it, under the
+		 * program's tag, which differs from prog_tags[0].  Before (5.10),
+		 * both are listed and perf reports func[0]'s. */
+		bool own = i == 0 && !(ks && ks->func0_listed && d->nfuncs > 1);
+		const __u8 *tag = own ? d->tag : d->tags[i];
 		/* jit_subprogs() names subprograms "F" for stack traces. */
-		const char *aux = i == 0 ? d->name : "F";
+		const char *aux = own ? d->name : "F";
 
 		if (!d->addrs[i])
 			continue; /* kptr_restrict: bpf_prog_info hides addresses */
@@ -81,7 +83,8 @@ int kt_snapshot_prog_records(const struct kt_prog_desc *d, const struct kt_dynsy
 		r->addr = d->addrs[i];
 		r->len = d->lens[i];
 		r->ksym_type = KT_KSYM_TYPE_BPF;
-		e = ks ? kt_dynsyms_find(ks, r->addr, KT_SRC_BPF_PROG) : NULL;
+		/* func[0] where two names share its address: perf's, built. */
+		e = ks && (own || i > 0) ? kt_dynsyms_find(ks, r->addr, KT_SRC_BPF_PROG) : NULL;
 		if (e)
 			snprintf(r->name, sizeof(r->name), "%s", e->name);
 		else

@@ -44,13 +44,28 @@ static int walk_run(const struct kt_walker *wk, const struct kt_dynsyms *ks,
 {
 	size_t len = kt_walker_state_size(), n = 0;
 	struct kt_snap_image *v = NULL, *nv;
+	struct kt_dynsyms core;
 	struct kt_snap_state *st;
 	int err = 0, runs = 0;
 
 	*flags = 0;
+	memset(&core, 0, sizeof(core));
+	/* The legacy walker cannot look its heads up itself: the core part of
+	 * /proc/kallsyms has them (the part before any module, cheap). */
+	if (wk->legacy && !ks) {
+		err = kt_dynsyms_read_core(NULL, &core);
+		if (err)
+			return err;
+		ks = &core;
+	}
 	st = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, wk->map_fd, 0);
-	if (st == MAP_FAILED)
-		return -errno;
+	if (st == MAP_FAILED) {
+		err = -errno;
+		kt_dynsyms_free(&core);
+		return err;
+	}
+	st->cur_list = 0;
+	st->cur_node = 0;
 	if (ks) {
 		st->heads[0] = ks->bpf_kallsyms;
 		st->heads[1] = ks->ftrace_list;
@@ -66,7 +81,7 @@ static int walk_run(const struct kt_walker *wk, const struct kt_dynsyms *ks,
 		if (err)
 			break;
 		*flags |= opts.retval;
-		if (!st->nimages || st->nimages > KT_SNAP_MAX_IMAGES)
+		if (st->nimages > KT_SNAP_MAX_IMAGES || (!st->nimages && !st->more))
 			break;
 		nv = realloc(v, (n + st->nimages) * sizeof(*v));
 		if (!nv) {
@@ -81,6 +96,7 @@ static int walk_run(const struct kt_walker *wk, const struct kt_dynsyms *ks,
 		*flags |= KT_SNAP_BPF_UNFINISHED | KT_SNAP_FTRACE_UNFINISHED |
 			  KT_SNAP_KPROBE_UNFINISHED;
 	munmap(st, len);
+	kt_dynsyms_free(&core);
 	if (err) {
 		free(v);
 		return err;
@@ -106,17 +122,33 @@ static int walk_here(const struct kt_dynsyms *ks, struct kt_snap_image **out, si
 		err = -errno;
 		goto out;
 	}
-	bpf_object__for_each_program(prog, skel->obj)
-		bpf_program__set_autoload(prog, prog == skel->progs.walk_images);
-	/* The skeleton maps its .rodata whatever loads. */
-	bpf_object__for_each_map(map, skel->obj)
-		if (map != skel->maps.walker && map != skel->maps.rodata)
-			bpf_map__set_autocreate(map, false);
-	err = ksymtap_bpf__load(skel);
+	/* The SYSCALL walker (5.16+), else its raw tracepoint twin. */
+	wk.legacy = false;
+	for (;;) {
+		bpf_object__for_each_program(prog, skel->obj)
+			bpf_program__set_autoload(prog, prog == (wk.legacy ?
+								 skel->progs.walk_images_legacy :
+								 skel->progs.walk_images));
+		/* The skeleton maps its .rodata whatever loads. */
+		bpf_object__for_each_map(map, skel->obj)
+			if (map != skel->maps.walker && map != skel->maps.rodata)
+				bpf_map__set_autocreate(map, false);
+		err = ksymtap_bpf__load(skel);
+		if (!err || wk.legacy)
+			break;
+		ksymtap_bpf__destroy(skel);
+		skel = ksymtap_bpf__open();
+		if (!skel) {
+			err = -errno;
+			goto out;
+		}
+		wk.legacy = true;
+	}
 	if (err)
 		goto out;
-	kt_trace("snapshot: walker loaded");
-	wk.prog_fd = bpf_program__fd(skel->progs.walk_images);
+	kt_trace("snapshot: walker loaded%s", wk.legacy ? " (legacy)" : "");
+	wk.prog_fd = bpf_program__fd(wk.legacy ? skel->progs.walk_images_legacy :
+						 skel->progs.walk_images);
 	wk.map_fd = bpf_map__fd(skel->maps.walker);
 	err = walk_run(&wk, ks, out, count, flags);
 out:

@@ -40,6 +40,7 @@ for t in /ksymtap/tests/*.sh; do
 	# Leftovers of one test must not leak into the next.
 	killall -9 ksymtap 2>/dev/null
 	killall -9 perf 2>/dev/null
+	killall -9 ktload ktprog ktstall 2>/dev/null
 	rm -rf /sys/fs/bpf/* 2>/dev/null
 done
 echo DONE >&3

@@ -235,10 +235,34 @@ match_hex() { # native.hex ours.hex
 	END { printf "# byte-identical %d, missing %d\n", m, bad; exit bad > 0 }' "$2" "$1"
 }
 
+# Before 6.4 (without 0108a4e9f358 "bpf: ensure main program has an extable",
+# so on 5.10), a program with subprograms is in kallsyms twice at its main
+# image: under func[0]'s tag, the name perf's KSYMBOL gives it (and
+# ksymtap's), and under the program's own tag.  This filter leaves the second
+# out: a bpf_prog_ line whose tag is a program's own tag (bpftool) at an
+# address another line also names.
+drop_main_aliases() {
+	local tags
+	tags=$(bpftool prog show 2>/dev/null | awk '/^[0-9]+:/ {
+		for (i = 1; i <= NF; i++) if ($i == "tag") print $(i + 1) }')
+	awk -v tags="$tags" '
+	BEGIN { n = split(tags, t, "\n"); for (i = 1; i <= n; i++) own[t[i]] = 1 }
+	{ line[NR] = $0; addr[NR] = $1; name[NR] = $3; seen[$1]++ }
+	END {
+		for (i = 1; i <= NR; i++) {
+			tag = substr(name[i], 10, 16)
+			if (seen[addr[i]] > 1 && name[i] ~ /^bpf_prog_/ && (tag in own)) continue
+			print line[i]
+		}
+	}'
+}
+
 # The kernel's dynamic symbols, the lines /proc/kallsyms lists under [bpf],
-# [__builtin__ftrace] and [__builtin__kprobes], sorted.
+# [__builtin__ftrace] and [__builtin__kprobes], sorted, main-image aliases
+# left out (drop_main_aliases).
 kallsyms_dyn() {
-	grep -E "$(printf '\t')\[(bpf|__builtin__ftrace|__builtin__kprobes)\]\$" /proc/kallsyms | sort
+	grep -E "$(printf '\t')\[(bpf|__builtin__ftrace|__builtin__kprobes)\]\$" /proc/kallsyms |
+		drop_main_aliases | sort
 }
 
 # The kernel's programs as "P id tag", sorted.

@@ -29,8 +29,8 @@ note "native records: $(wc -l <native.tsv), ksymtap: $(wc -l <ours.tsv)"
 for want in 'K	.*	1	0	bpf_prog_[0-9a-f]*_kt_sock_main$' \
 	'K	.*	1	0	bpf_prog_[0-9a-f]*_kt_sub_two$' \
 	'K	.*	1	1	bpf_prog_[0-9a-f]*_kt_sub_two$' \
-	'K	.*	1	0	bpf_trampoline_[0-9]*$' \
-	'K	.*	1	1	bpf_trampoline_[0-9]*$' \
+	'K	.*	1	0	bpf_trampoline_[0-9_]*$' \
+	'K	.*	1	1	bpf_trampoline_[0-9_]*$' \
 	'K	.*	1	0	bpf_dispatcher_xdp$' \
 	'K	.*	2	0	ftrace_trampoline$' \
 	'K	.*	2	1	ftrace_trampoline$' \

@@ -29,6 +29,9 @@ ksymtap snapshot -f json -v >snap.json 2>snap.err || fail "ksymtap snapshot fail
 KSYMTAP_KALLSYMS=/dev/null ksymtap snapshot -f json >built.json 2>built.err ||
 	fail "ksymtap snapshot without kallsyms failed: $(cat built.err)"
 kallsyms_dyn | sed 's/^/S /' >kernel.txt
+# Every name kallsyms gives a program image, aliases included (5.10 lists
+# a main image under two names: lib.sh, drop_main_aliases).
+awk '$4 == "[bpf]" { print $1 "\t" $3 }' /proc/kallsyms >prog_names.kallsyms
 bpftool_progs >>kernel.txt
 sort -o kernel.txt kernel.txt
 jited=$(bpftool prog show name kt_sock_main | sed -n 's/.*jited \([0-9]*\)B.*/\1/p')
@@ -58,7 +61,15 @@ grep -q 'snapshot: .*BPF images (walked).*ftrace trampolines (walked)' snap.err 
 # Program names as the kernel builds them, without kallsyms.
 grep '"source":"bpf_prog"' snap.json | kt_records - | sort >names.kallsyms
 grep '"source":"bpf_prog"' built.json | kt_records - | sort >names.built
-diff names.kallsyms names.built || fail "built program names differ from kallsyms's (< kallsyms)"
+# Built without kallsyms, a main image's name may be the other name kallsyms
+# gives that address (where there are two), not the one perf reports.
+if ! diff names.kallsyms names.built >names.diff; then
+	awk -F '\t' 'FNR == NR { known[$1 "|" $2] = 1; next }
+		/^> K/ { split(substr($0, 3), f, "\t"); if (!((f[2] "|" f[6]) in known)) { print; bad++ } }
+		END { exit bad > 0 }' prog_names.kallsyms names.diff ||
+		fail "built program names are not names kallsyms gives (< kallsyms)"
+	note "built names that are kallsyms aliases: $(grep -c '^>' names.diff)"
+fi
 
 # The images of kt_sock_main add up to what bpftool says was JITed.
 sum=$(grep '"name":"bpf_prog_[0-9a-f]*_kt_s' snap.json | kt_records - | awk -F '\t' '{ s += $3 } END { print s }')

@@ -18,7 +18,7 @@ wait_for load.txt '^loaded' 30 || fail "workload did not load"
 id=$(awk '/^loaded kt_sock_main/ {print $4}' load.txt)
 bpftool prog show id "$id" >prog.txt || fail "bpftool does not know prog $id"
 tag=$(sed -n 's/.*tag \([0-9a-f]*\).*/\1/p' prog.txt)
-grep -E '_kt_(sock_main|sub_one|sub_two)' /proc/kallsyms >ksyms.txt
+grep -E '_kt_(sock_main|sub_one|sub_two)' /proc/kallsyms | drop_main_aliases >ksyms.txt
 touch go
 wait $LOAD
 sleep 0.5
