@@ -5,17 +5,38 @@
 # -> build/ksymtap, linked statically so the same file runs in the test VMs, in
 # containers and on hosts.
 
+#
+# make ARCH=arm64 (or x86) builds for that architecture into build/ARCH/ with
+# Debian's cross toolchain and multiarch static libraries; plain make builds
+# the host's architecture into build/.
+
+HOST_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+ARCH ?= $(HOST_ARCH)
+ifeq ($(ARCH),aarch64)
+override ARCH := arm64
+endif
+ifeq ($(ARCH),x86_64)
+override ARCH := x86
+endif
+ifeq ($(ARCH),$(HOST_ARCH))
 OUTPUT ?= build
+CC ?= cc
+else
+OUTPUT ?= build/$(ARCH)
+CROSS_COMPILE ?= $(if $(filter arm64,$(ARCH)),aarch64-linux-gnu-,x86_64-linux-gnu-)
+CC := $(CROSS_COMPILE)gcc
+endif
 CLANG ?= clang
 LLVM_STRIP ?= llvm-strip
 BPFTOOL ?= bpftool
-CC ?= cc
-ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 
-# Debian packages every target of this Makefile needs (make deps).
+# Debian packages every target of this Makefile needs (make deps), and the
+# arm64 ones for make ARCH=arm64 and the arm64 VM suite (multiarch).
 DEB_PACKAGES := make gcc libc6-dev clang llvm libbpf-dev bpftool libelf-dev \
 	zlib1g-dev pkg-config qemu-system-x86 busybox-static cpio linux-perf \
-	kmod iproute2 ca-certificates debian-archive-keyring jq
+	kmod iproute2 ca-certificates debian-archive-keyring jq util-linux \
+	gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm
+DEB_PACKAGES_ARM64 := libbpf-dev:arm64 libelf-dev:arm64 zlib1g-dev:arm64
 
 # clang's own system include dirs, so the BPF side finds <asm/...> without
 # pulling host headers in front of vmlinux.h (libbpf-bootstrap does the same).
@@ -158,6 +179,12 @@ else
 	$(Q)tests/run.sh $(VM_LINES)
 endif
 
+# docs/kernel-facts.md's hooks x kernels table, from the last VM runs'
+# build/vm/*.hooks (the hook_table test): regenerate after make test.
+.PHONY: hook-table
+hook-table:
+	$(Q)tests/vm/hook_table.sh --update docs/kernel-facts.md
+
 .PHONY: bench
 bench: all vm-build bench-build
 	$(Q)tests/bench/run.sh
@@ -166,8 +193,10 @@ bench: all vm-build bench-build
 .PHONY: deps
 deps:
 	@if [ "$$(id -u)" != 0 ]; then echo "make deps: run as root (it calls apt-get install)" >&2; exit 1; fi
+	dpkg --add-architecture arm64
 	DEBIAN_FRONTEND=noninteractive apt-get update
-	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(DEB_PACKAGES)
+	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+		$(DEB_PACKAGES) $(DEB_PACKAGES_ARM64)
 
 # vmlinux.h is generated once from the development machine's BTF and committed;
 # CO-RE relocates the object on every kernel it loads on.

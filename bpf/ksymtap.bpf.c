@@ -406,8 +406,7 @@ static long emit_subprog(u32 i, void *data)
  * that: 1M instructions).  Global functions take only scalars there, so the
  * context comes as scalars and the owner is looked up again by its key.
  */
-__noinline int kt_emit_subprog_legacy(u64 func, u32 idx, u32 prog_id, u32 flags_hook,
-				      u64 owner_key)
+__noinline int kt_emit_subprog_legacy(u64 func, u32 idx, u32 prog_id, u32 flags_hook, u64 owner_key)
 {
 	struct prog_ctx c = {
 		.func = (struct bpf_prog **)func,

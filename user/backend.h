@@ -26,6 +26,18 @@ struct kt_walker;
 
 struct kt_backend_ops;
 
+/* What a backend makes of each source (enum kt_source, 1..KT_SRC_MAX-1). */
+enum kt_source_state {
+	KT_SS_LIVE = 0, /* delivered */
+	KT_SS_ABSENT, /* this kernel has no such code at all: nothing to miss */
+	KT_SS_OFF, /* the kernel has it, this backend cannot watch it: why[] */
+};
+
+struct kt_source_report {
+	unsigned char state[KT_SRC_MAX];
+	char why[KT_SRC_MAX][128];
+};
+
 /* Each backend embeds this first in its own state. */
 struct kt_backend {
 	const struct kt_backend_ops *ops;
@@ -46,6 +58,8 @@ struct kt_backend_ops {
 	int (*poll)(struct kt_backend *b, int timeout_ms);
 	/* Space-separated live sources, for the ready line. */
 	void (*describe)(struct kt_backend *b, char *buf, size_t size);
+	/* Each source's state; NULL: every source live. */
+	void (*sources)(struct kt_backend *b, struct kt_source_report *r);
 	/* Attached hooks, one bit per enum kt_hook (metrics); NULL: no hooks. */
 	unsigned long (*hooks)(struct kt_backend *b);
 	/* A symbol the start-up snapshot found (KT_RF_SNAPSHOT), so that the
@@ -63,11 +77,19 @@ extern const struct kt_backend_ops kt_bpf_backend;
 extern const struct kt_backend_ops kt_native_backend;
 
 /*
- * Open "bpf", "native" or "auto" (bpf, else native with one line on stderr
- * saying why).  Prints the error itself on failure.
+ * Open "bpf", "native" or "auto".  auto: the BPF hooks, each source they
+ * cannot watch from the kernel's native records (one warning line says which
+ * and why), or all of it from native records if no hook works (one line says
+ * why).  bpf: the hooks alone, a source they cannot watch named on stderr as
+ * missing.  The result is one backend whatever its parts (user/hybrid.c).
+ * Prints the error itself on failure.
  */
 int kt_backend_open(const char *which, const struct kt_backend_opts *o, kt_emit_fn emit, void *ctx,
 		    struct kt_backend **out);
 int kt_backend_valid_name(const char *which);
+/* The ready line's sources: each by name, "(native)" if in native_mask,
+ * "(absent)" or "(missing)" by its state. */
+void kt_sources_describe(const struct kt_source_report *r, unsigned int native_mask, char *buf,
+			 size_t size);
 
 #endif

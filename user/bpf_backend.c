@@ -140,20 +140,71 @@ static unsigned long bpf_hooks(struct kt_backend *kb)
 	return mask;
 }
 
+/* A source is watched when the hooks of both its births and its deaths are
+ * live; it is absent when the hooks that would watch it are off only because
+ * the kernel lacks their functions (no such code in this kernel). */
+static void src_state(struct bpf_backend *b, struct kt_source_report *r, unsigned int src,
+		      bool watched, const int *hooks, int nhooks)
+{
+	bool absent = true;
+	int i, h;
+
+	r->state[src] = KT_SS_LIVE;
+	r->why[src][0] = 0;
+	if (watched)
+		return;
+	for (i = 0; i < nhooks; i++)
+		absent &= !live(b, hooks[i]) && b->l.hook_absent[hooks[i]];
+	r->state[src] = absent ? KT_SS_ABSENT : KT_SS_OFF;
+	for (i = 0; i < nhooks; i++) {
+		h = hooks[i];
+		if (!live(b, h) && (absent || !b->l.hook_absent[h])) {
+			snprintf(r->why[src], sizeof(r->why[src]), "hook %s: %s", kt_hooks[h].name,
+				 b->l.hook_why[h]);
+			return;
+		}
+	}
+}
+
+static void bpf_sources(struct kt_backend *kb, struct kt_source_report *r)
+{
+	static const int prog[] = { KT_HOOK_PROG_ADD, KT_HOOK_PROG_DEL, KT_HOOK_KSYM_DEL };
+	static const int image[] = { KT_HOOK_KSYM_ADD, KT_HOOK_KSYM_DEL };
+	static const int text[] = { KT_HOOK_EXECMEM_ALLOC, KT_HOOK_EXECMEM_FREE,
+				    KT_HOOK_MODULE_ALLOC, KT_HOOK_MODULE_MEMFREE };
+	static const int kprobe[] = { KT_HOOK_INSN_SLOT, KT_HOOK_EXECMEM_ALLOC,
+				      KT_HOOK_EXECMEM_FREE, KT_HOOK_MODULE_ALLOC,
+				      KT_HOOK_MODULE_MEMFREE };
+	struct bpf_backend *b = (struct bpf_backend *)kb;
+	bool execmem = live(b, KT_HOOK_EXECMEM_ALLOC) && live(b, KT_HOOK_EXECMEM_FREE);
+	bool modmem = live(b, KT_HOOK_MODULE_ALLOC) && live(b, KT_HOOK_MODULE_MEMFREE);
+
+	memset(r, 0, sizeof(*r));
+	src_state(b, r, KT_SRC_BPF_PROG,
+		  live(b, KT_HOOK_PROG_ADD) &&
+			  (live(b, KT_HOOK_PROG_DEL) || live(b, KT_HOOK_KSYM_DEL)),
+		  prog, 3);
+	src_state(b, r, KT_SRC_BPF_IMAGE, live(b, KT_HOOK_KSYM_ADD) && live(b, KT_HOOK_KSYM_DEL),
+		  image, 2);
+	src_state(b, r, KT_SRC_FTRACE, execmem || (modmem && b->l.ftrace_caller.start), text, 4);
+	src_state(b, r, KT_SRC_KPROBE,
+		  live(b, KT_HOOK_INSN_SLOT) && (execmem || (modmem && b->l.kprobe_caller.start)),
+		  kprobe, 5);
+	/* Live allocator hooks, but module_alloc()'s callers unknown. */
+	if (r->state[KT_SRC_FTRACE] == KT_SS_OFF && !r->why[KT_SRC_FTRACE][0])
+		snprintf(r->why[KT_SRC_FTRACE], sizeof(r->why[0]),
+			 "module_alloc(): its ftrace caller is not in kallsyms");
+	if (r->state[KT_SRC_KPROBE] == KT_SS_OFF && !r->why[KT_SRC_KPROBE][0])
+		snprintf(r->why[KT_SRC_KPROBE], sizeof(r->why[0]),
+			 "module_alloc(): its kprobe caller is not in kallsyms");
+}
+
 static void bpf_describe(struct kt_backend *kb, char *buf, size_t size)
 {
-	struct bpf_backend *b = (struct bpf_backend *)kb;
-	bool ftrace = (live(b, KT_HOOK_MODULE_ALLOC) && b->l.ftrace_caller.start) ||
-		      live(b, KT_HOOK_EXECMEM_ALLOC);
-	bool kprobe = live(b, KT_HOOK_INSN_SLOT) &&
-		      ((live(b, KT_HOOK_MODULE_ALLOC) && b->l.kprobe_caller.start) ||
-		       live(b, KT_HOOK_EXECMEM_ALLOC));
+	struct kt_source_report r;
 
-	snprintf(buf, size, "%s%s%s%s", live(b, KT_HOOK_PROG_ADD) ? " bpf_prog" : "",
-		 live(b, KT_HOOK_KSYM_ADD) ? " bpf_image" : "", ftrace ? " ftrace" : "",
-		 kprobe ? " kprobe" : "");
-	if (buf[0] == ' ')
-		memmove(buf, buf + 1, strlen(buf));
+	bpf_sources(kb, &r);
+	kt_sources_describe(&r, 0, buf, size);
 }
 
 /* ftrace trampolines and kprobe pages die at module_memfree()/execmem_free(),
@@ -252,6 +303,7 @@ const struct kt_backend_ops kt_bpf_backend = {
 	.fd = bpf_fd,
 	.poll = bpf_poll,
 	.describe = bpf_describe,
+	.sources = bpf_sources,
 	.hooks = bpf_hooks,
 	.adopt = bpf_adopt,
 	.walker = bpf_walker,

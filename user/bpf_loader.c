@@ -33,6 +33,7 @@ struct loader {
 	char why[KT_HOOK_MAX][96];
 	bool want_walker; /* the snapshot's, loaded along (one BTF parse) */
 	bool legacy; /* no bpf_loop() (< 5.17): the _legacy program twins */
+	bool absent[KT_HOOK_MAX]; /* the kernel has no such function */
 	bool walker_legacy; /* no bpf_kallsyms_lookup_name() (< 5.16) */
 	bool prog_del_live; /* the skeleton was loaded counting on prog_del */
 	struct kt_range ftrace_caller, kprobe_caller;
@@ -126,8 +127,10 @@ static void decide_hooks(struct loader *b, const struct kt_backend_opts *o, cons
 		b->want[h] = true;
 		if (o->disabled & (1UL << h))
 			hook_off(b, h, "disabled by --disable-hook");
-		else if (!found[h])
+		else if (!found[h]) {
 			hook_off(b, h, "kernel has no %s()", kt_hooks[h].target);
+			b->absent[h] = true;
+		}
 	}
 	/* < 6.10: module_alloc() serves everyone; only the caller says who. */
 	if (b->want[KT_HOOK_MODULE_ALLOC]) {
@@ -169,7 +172,8 @@ static int open_skel(struct loader *b, const struct kt_backend_opts *o, int only
 		bpf_program__set_autoload(p, false);
 	for (h = 0; h < KT_HOOK_MAX; h++)
 		bpf_program__set_autoload(hook_prog(b, skel, h), only < 0 ? b->want[h] : h == only);
-	bpf_program__set_autoload(walker_prog(b, skel), only < 0 ? b->want_walker : only == KT_HOOK_MAX);
+	bpf_program__set_autoload(walker_prog(b, skel),
+				  only < 0 ? b->want_walker : only == KT_HOOK_MAX);
 	skel->rodata->ftrace_caller.start = b->ftrace_caller.start;
 	skel->rodata->ftrace_caller.end = b->ftrace_caller.end;
 	skel->rodata->kprobe_caller.start = b->kprobe_caller.start;
@@ -379,8 +383,10 @@ static void load_here(const struct kt_backend_opts *o, struct kt_bpf_loaded *out
 		goto fail;
 	}
 fail:
-	for (h = 0; h < KT_HOOK_MAX; h++)
+	for (h = 0; h < KT_HOOK_MAX; h++) {
 		snprintf(out->hook_why[h], sizeof(out->hook_why[h]), "%s", b->why[h]);
+		out->hook_absent[h] = b->absent[h];
+	}
 	out->ftrace_caller = b->ftrace_caller;
 	out->kprobe_caller = b->kprobe_caller;
 	out->err = err;

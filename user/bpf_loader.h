@@ -24,6 +24,7 @@ struct kt_bpf_loaded {
 	bool walker_legacy; /* the raw tracepoint twin: heads from kallsyms */
 	int link_fd[KT_HOOK_MAX]; /* -1: hook off, hook_why[] says why */
 	char hook_why[KT_HOOK_MAX][96];
+	bool hook_absent[KT_HOOK_MAX]; /* off because the kernel lacks its function */
 	struct kt_range ftrace_caller, kprobe_caller;
 	unsigned int page_size;
 };

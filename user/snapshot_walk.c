@@ -126,9 +126,9 @@ static int walk_here(const struct kt_dynsyms *ks, struct kt_snap_image **out, si
 	wk.legacy = false;
 	for (;;) {
 		bpf_object__for_each_program(prog, skel->obj)
-			bpf_program__set_autoload(prog, prog == (wk.legacy ?
-								 skel->progs.walk_images_legacy :
-								 skel->progs.walk_images));
+			bpf_program__set_autoload(
+				prog, prog == (wk.legacy ? skel->progs.walk_images_legacy :
+							   skel->progs.walk_images));
 		/* The skeleton maps its .rodata whatever loads. */
 		bpf_object__for_each_map(map, skel->obj)
 			if (map != skel->maps.walker && map != skel->maps.rodata)

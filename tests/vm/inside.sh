@@ -29,7 +29,7 @@ for t in /ksymtap/tests/*.sh; do
 	timeout -s KILL "$limit" sh "$t" >/tmp/t.log 2>&1
 	rc=$?
 	took=$(($(date +%s) - start))
-	grep '^BENCH ' /tmp/t.log >&3
+	grep -E '^(BENCH|HOOK) ' /tmp/t.log >&3
 	case $rc in
 	0) echo "PASS $name (${took}s)" >&3
 		[ -n "$verbose" ] && sed 's/^/  | /' /tmp/t.log >&3 ;;

@@ -152,6 +152,9 @@ elapsed=$(($(date +%s) - start))
 
 # --- results --------------------------------------------------------------
 pass=0 fail=0 skip=0
+# The hook_table test's lines, kept for make hook-table.
+hooks=$top/build/vm/$kname.hooks
+: >"$hooks.tmp"
 while IFS= read -r l; do
 	l=${l%$'\r'}
 	case $l in
@@ -160,11 +163,13 @@ while IFS= read -r l; do
 	"SKIP "*) skip=$((skip + 1)); echo "  [$kname] $l" ;;
 	"  | "*) echo "  [$kname] $l" ;;
 	"INFO "*) echo "  [$kname] $l" ;;
+	"HOOK "*) echo "${l#HOOK }" >>"$hooks.tmp" ;;
 	"BENCH "*) echo "  [$kname] $l"
 		if [ -n "$bench_out" ]; then echo "$kname ${l#BENCH }" >>"$bench_out"; fi ;;
 	esac
 done <"$results"
 
+if [ -s "$hooks.tmp" ]; then mv "$hooks.tmp" "$hooks"; else rm -f "$hooks.tmp"; fi
 problem=
 if grep -q "Kernel panic" "$console"; then
 	problem="kernel panic (see $console)"
