@@ -35,7 +35,7 @@ BPFTOOL ?= bpftool
 DEB_PACKAGES := make gcc libc6-dev clang llvm libbpf-dev bpftool libelf-dev \
 	zlib1g-dev pkg-config qemu-system-x86 busybox-static cpio linux-perf \
 	kmod iproute2 ca-certificates debian-archive-keyring jq util-linux \
-	gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm
+	gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm debootstrap
 DEB_PACKAGES_ARM64 := libbpf-dev:arm64 libelf-dev:arm64 zlib1g-dev:arm64
 
 # clang's own system include dirs, so the BPF side finds <asm/...> without
@@ -115,6 +115,16 @@ $(OUTPUT)/ksymtap.skel.h: $(OUTPUT)/ksymtap.linked.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name ksymtap_bpf > $@
 
+# The version a binary reports (--version, metrics): git describe at build
+# time ("unknown" outside a git checkout), in a header rewritten only when it
+# changes, so that only what includes it is rebuilt.
+VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo unknown)
+$(OUTPUT)/version.h: FORCE | $(OUTPUT)
+	$(Q)echo '#define KT_VERSION "$(VERSION)"' >$@.tmp
+	$(Q)cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+$(OUTPUT)/user/main.o $(OUTPUT)/user/metrics.o: $(OUTPUT)/version.h
+.PHONY: FORCE
+
 $(OUTPUT)/user/%.o: user/%.c $(wildcard include/*.h) $(wildcard user/*.h) $(SKELS) | $(OUTPUT)/user
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
@@ -161,20 +171,27 @@ bench-build: $(BENCHPROG_BINS)
 # resolved afresh at every run (tests/vm/kernels.sh).  The runner prints one
 # summary line over all of it and fails on any failure.
 KERNELS ?= 5.10 6.1 6.12 6.18 newest
-VM_LINES = $(foreach k,$(KERNELS),--vm $(k))
+# arm64 kernel lines, booted under qemu-system-aarch64 with build/arm64/
+# (ARM64_KERNELS= leaves arm64 out).  Listed first: they take longest.
+ARM64_KERNELS ?= 6.1 6.12 newest
+VM_LINES = $(foreach k,$(ARM64_KERNELS),--vm arm64:$(k)) $(foreach k,$(KERNELS),--vm $(k))
 
-.PHONY: test unittest vmtest
-test: all unit-build vm-build host-build
+.PHONY: test unittest vmtest arm64-build
+test: all unit-build vm-build host-build $(if $(strip $(ARM64_KERNELS)),arm64-build)
 	$(Q)tests/run.sh --unit $(VM_LINES)
+
+# The arm64 binary and test programs, for the arm64 VM lines.
+arm64-build:
+	$(Q)$(MAKE) ARCH=arm64 all vm-build
 
 unittest: all unit-build vm-build host-build
 	$(Q)tests/run.sh --unit
 
-# make vmtest KERNEL=/path/to/vmlinuz: the VM suite on any other kernel image.
-# Without KERNEL, the KERNELS lines.
+# make vmtest KERNEL=/path/to/vmlinuz: the VM suite on any other kernel image
+# (ARCH=arm64 for an arm64 one).  Without KERNEL, the KERNELS lines.
 vmtest: all vm-build
 ifdef KERNEL
-	$(Q)tests/run.sh --vm-kernel $(KERNEL)
+	$(Q)tests/run.sh --vm-kernel $(KERNEL) --vm-arch $(if $(filter arm64,$(ARCH)),arm64,amd64)
 else
 	$(Q)tests/run.sh $(VM_LINES)
 endif
@@ -184,6 +201,15 @@ endif
 .PHONY: hook-table
 hook-table:
 	$(Q)tests/vm/hook_table.sh --update docs/kernel-facts.md
+
+# What a release ships: the static x86-64 and arm64 binaries and their
+# sha256 sums, in build/release/.
+.PHONY: release
+release: all arm64-build
+	$(Q)mkdir -p $(OUTPUT)/release
+	$(Q)cp $(OUTPUT)/ksymtap $(OUTPUT)/release/ksymtap-$(shell uname -m)
+	$(Q)cp $(OUTPUT)/arm64/ksymtap $(OUTPUT)/release/ksymtap-aarch64
+	$(Q)cd $(OUTPUT)/release && sha256sum ksymtap-* >SHA256SUMS && cat SHA256SUMS
 
 .PHONY: bench
 bench: all vm-build bench-build

@@ -79,9 +79,12 @@ struct walk {
 	bool full; /* images[] is full: stop everything */
 };
 
-/* One image into images[]: 1 stored, 0 images[] is full (more is set). */
-static __always_inline int put_image(__u32 kind, __u64 start, __u64 end, const char *name)
+/* One image into images[]: 1 stored, 0 images[] is full (more is set).
+ * For a program's image (aux set), the program's identity too. */
+static __always_inline int put_image(__u32 kind, __u64 start, __u64 end, const char *name,
+				     struct bpf_prog_aux *aux)
 {
+	struct bpf_prog *prog;
 	struct kt_snap_state *st = state();
 	struct kt_snap_image *img;
 	__u32 idx;
@@ -100,6 +103,23 @@ static __always_inline int put_image(__u32 kind, __u64 start, __u64 end, const c
 	img->kind = kind;
 	img->flags = 0;
 	img->name[0] = 0;
+	img->group = 0;
+	img->prog_id = 0;
+	img->func_idx = 0;
+	__builtin_memset(img->tag, 0, sizeof(img->tag));
+	img->prog_name[0] = 0;
+	if (aux) {
+		prog = BPF_CORE_READ(aux, prog);
+		img->prog_id = BPF_CORE_READ(aux, id);
+		img->group = (__u64)BPF_CORE_READ(aux, func);
+		img->func_idx = BPF_CORE_READ(aux, func_idx);
+		if (prog) {
+			bpf_probe_read_kernel(img->tag, sizeof(img->tag), &prog->tag);
+			if (BPF_CORE_READ_BITFIELD_PROBED(prog, is_func))
+				img->flags |= KT_SNAP_F_FUNC;
+		}
+		bpf_probe_read_kernel(img->prog_name, sizeof(img->prog_name), &aux->name);
+	}
 	if (name) {
 		n = bpf_probe_read_kernel_str(img->name, sizeof(img->name), name);
 		if (n < 0)
@@ -122,8 +142,13 @@ static __always_inline int visit(__u32 kind, __u64 node, const char *sym)
 
 	if (kind == KT_SNAP_BPF_IMAGE) {
 		k = (void *)(node - bpf_core_field_offset(struct bpf_ksym, lnode));
-		return put_image(BPF_CORE_READ(k, prog) ? KT_SNAP_BPF_PROG : KT_SNAP_BPF_IMAGE,
-				 BPF_CORE_READ(k, start), BPF_CORE_READ(k, end), k->name);
+		if (BPF_CORE_READ(k, prog))
+			return put_image(KT_SNAP_BPF_PROG, BPF_CORE_READ(k, start),
+					 BPF_CORE_READ(k, end), k->name,
+					 (void *)((__u64)k - bpf_core_field_offset(struct bpf_prog_aux,
+										  ksym)));
+		return put_image(KT_SNAP_BPF_IMAGE, BPF_CORE_READ(k, start), BPF_CORE_READ(k, end),
+				 k->name, NULL);
 	}
 	if (kind == KT_SNAP_FTRACE) {
 		op = (void *)(node - bpf_core_field_offset(struct ftrace_ops, list));
@@ -132,12 +157,12 @@ static __always_inline int visit(__u32 kind, __u64 node, const char *sym)
 		if (!tramp)
 			return 1;
 		return put_image(KT_SNAP_FTRACE, tramp, tramp + BPF_CORE_READ(op, trampoline_size),
-				 NULL);
+				 NULL, NULL);
 	}
 	if (bpf_core_type_exists(struct kprobe_insn_page___kt)) {
 		kip = (void *)(node - bpf_core_field_offset(struct kprobe_insn_page___kt, list));
 		tramp = (unsigned long)BPF_CORE_READ(kip, insns);
-		return put_image(KT_SNAP_KPROBE, tramp, tramp + 4096, sym);
+		return put_image(KT_SNAP_KPROBE, tramp, tramp + 4096, sym, NULL);
 	}
 	return 1;
 }

@@ -24,6 +24,7 @@
 
 /* kt_snap_image.flags */
 #define KT_SNAP_F_TRUNCATED 0x1
+#define KT_SNAP_F_FUNC 0x2 /* KT_SNAP_BPF_PROG: a subprogram's image (is_func) */
 
 /* Return values of the walker program (its retval) */
 #define KT_SNAP_OK 0
@@ -39,6 +40,16 @@ struct kt_snap_image {
 	__u64 end;
 	__u32 kind;
 	__u32 flags;
+	/* KT_SNAP_BPF_PROG: the program behind the image, from its
+	 * bpf_prog_aux, so that the snapshot can list programs without
+	 * bpf_prog_get_next_id() (CAP_SYS_ADMIN): its id (0 for subprograms),
+	 * its function array (shared by a program and its subprograms; 0
+	 * without subprograms), the function's index, tag and aux->name. */
+	__u64 group;
+	__u32 prog_id;
+	__u32 func_idx;
+	__u8 tag[8];
+	char prog_name[16];
 	char name[KT_SNAP_NAME_LEN];
 };
 

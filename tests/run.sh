@@ -5,18 +5,20 @@
 # each requested kernel.  Ends with one line "N passed, N failed, N skipped"
 # over everything and exits non-zero on any failure.  A skip is never a pass.
 #
-#   tests/run.sh [--unit] [--vm LINE]... [--vm-kernel PATH]... [--only REGEX]
-#   LINE: 5.10 6.1 6.12 6.18 newest (tests/vm/kernels.sh)
+#   tests/run.sh [--unit] [--vm LINE]... [--vm-kernel PATH]... [--vm-arch amd64|arm64]
+#                [--only REGEX]     (--vm-arch: of the --vm-kernel images)
+#   LINE: 5.10 6.1 6.12 6.18 newest (tests/vm/kernels.sh), arm64:LINE for arm64
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-unit= only=
+unit= only= varch=
 vms=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--unit) unit=1; shift ;;
 	--vm) vms+=("--line $2"); shift 2 ;;
 	--vm-kernel) vms+=("--kernel $2"); shift 2 ;;
+	--vm-arch) varch=$2; shift 2 ;;
 	--only) only=$2; shift 2 ;;
 	*) echo "run.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
@@ -75,18 +77,37 @@ declare -a vargs vname vout vcnt vpid
 for v in "${vms[@]}"; do
 	case $v in
 	"--line "*)
-		line=${v#--line }
-		if ! path=$("$top/tests/vm/kernels.sh" ${resolved:+--no-update} "$line" | cut -f 2); then
+		line=${v#--line } arch=amd64
+		case $line in arm64:*) arch=arm64 line=${line#arm64:} ;; esac
+		if ! path=$("$top/tests/vm/kernels.sh" --arch $arch ${resolved:+--no-update} "$line" |
+			cut -f 2); then
 			echo "== VM tests: $line"
 			echo "  FAIL vm: no kernel image for line $line (see above)"
 			count 0 1 0
 			continue
 		fi
 		resolved=1
-		vargs+=("--kernel $path") vname+=("$line ($(basename "$(dirname "$path")"))") ;;
-	*) vargs+=("$v") vname+=("${v#--kernel }") ;;
+		vargs+=("--arch $arch --kernel $path")
+		vname+=("$arch $line ($(basename "$(dirname "$path")"))")
+		# contrib/ksymtap.service under a real systemd, on each amd64 line.
+		if [ $arch = amd64 ] && { [ -z "$only" ] || grep -Eq "$only" <<<systemd_unit; }; then
+			vargs+=("--arch amd64 --kernel $path --suite systemd")
+			vname+=("amd64 $line ($(basename "$(dirname "$path")")), systemd")
+		fi ;;
+	*) vargs+=("--arch ${varch:-amd64} $v") vname+=("${varch:-amd64} ${v#--kernel }") ;;
 	esac
 done
+# arm64 guests share one unpacked root of Debian's arm64 busybox, bpftool,
+# perf and setpriv: made (or refreshed) once here, not by each VM at once.
+if grep -q -- '--arch arm64' <<<"${vargs[*]:-}"; then
+	"$top/tests/vm/arm64root.sh" --no-update >/dev/null ||
+		echo "  arm64 root could not be made (tests/vm/arm64root.sh)"
+fi
+# Likewise the Debian root with systemd as init (tests/vm/systemd-root.sh).
+if grep -q -- '--suite systemd' <<<"${vargs[*]:-}"; then
+	"$top/tests/vm/systemd-root.sh" >/dev/null ||
+		echo "  systemd root could not be made (tests/vm/systemd-root.sh)"
+fi
 jobs=${KT_VM_JOBS:-$(nproc)}
 running=0
 for i in "${!vargs[@]}"; do

@@ -143,6 +143,12 @@ static unsigned long bpf_hooks(struct kt_backend *kb)
 /* A source is watched when the hooks of both its births and its deaths are
  * live; it is absent when the hooks that would watch it are off only because
  * the kernel lacks their functions (no such code in this kernel). */
+#ifdef __aarch64__
+#define KT_ARCH_ARM64 1
+#else
+#define KT_ARCH_ARM64 0
+#endif
+
 static void src_state(struct bpf_backend *b, struct kt_source_report *r, unsigned int src,
 		      bool watched, const int *hooks, int nhooks)
 {
@@ -190,6 +196,15 @@ static void bpf_sources(struct kt_backend *kb, struct kt_source_report *r)
 	src_state(b, r, KT_SRC_KPROBE,
 		  live(b, KT_HOOK_INSN_SLOT) && (execmem || (modmem && b->l.kprobe_caller.start)),
 		  kprobe, 5);
+	/* arm64 has no per-ftrace_ops trampolines: its ftrace calls an ops
+	 * through the pointer stored before each function (call_ops, 6.4+;
+	 * before, through the shared ftrace_caller), and
+	 * arch_ftrace_update_trampoline() is the weak stub.  Nothing to watch. */
+	if (KT_ARCH_ARM64) {
+		r->state[KT_SRC_FTRACE] = KT_SS_ABSENT;
+		snprintf(r->why[KT_SRC_FTRACE], sizeof(r->why[0]),
+			 "arm64 has no per-ops ftrace trampolines");
+	}
 	/* Live allocator hooks, but module_alloc()'s callers unknown. */
 	if (r->state[KT_SRC_FTRACE] == KT_SS_OFF && !r->why[KT_SRC_FTRACE][0])
 		snprintf(r->why[KT_SRC_FTRACE], sizeof(r->why[0]),

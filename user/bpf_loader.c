@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
+#include <sys/utsname.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <bpf/bpf.h>
@@ -255,9 +257,31 @@ static int load(struct loader *b, const struct kt_backend_opts *o)
 	return ksymtap_bpf__load(b->skel);
 }
 
+/* The running kernel's version is at least major.minor (uname). */
+static bool kt_kernel_at_least(int major, int minor)
+{
+	struct utsname u;
+	int ma = 0, mi = 0;
+
+	if (uname(&u) || sscanf(u.release, "%d.%d", &ma, &mi) != 2)
+		return true;
+	return ma > major || (ma == major && mi >= minor);
+}
+
 static void explain(int err, char *why, size_t size)
 {
-	if (err == -EPERM && geteuid() != 0)
+	struct rlimit rl;
+
+	/* Before 5.11 maps count against RLIMIT_MEMLOCK, and libbpf could not
+	 * raise it (no CAP_SYS_RESOURCE): EPERM that says nothing of why. */
+	if (err == -EPERM && !kt_kernel_at_least(5, 11) && !getrlimit(RLIMIT_MEMLOCK, &rl) &&
+	    rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < (64ULL << 20))
+		snprintf(why, size,
+			 "loading BPF programs: %s (RLIMIT_MEMLOCK is %llu KiB: kernels before "
+			 "5.11 charge BPF maps to it; raise it, e.g. ulimit -l unlimited or "
+			 "LimitMEMLOCK=infinity, or grant CAP_SYS_RESOURCE)",
+			 strerror(-err), (unsigned long long)rl.rlim_cur >> 10);
+	else if (err == -EPERM && geteuid() != 0)
 		snprintf(why, size,
 			 "loading tracing programs: %s (missing CAP_BPF/CAP_PERFMON? run as root)",
 			 strerror(-err));
@@ -306,7 +330,12 @@ static int attach_all(struct loader *b)
 		if (!b->links[h]) {
 			err = -errno;
 			b->links[h] = NULL;
-			hook_off(b, h, "attach failed: %s", strerror(-err));
+			/* 524: the kernel's internal ENOTSUPP, e.g. fentry on arm64
+			 * before 6.4 (no ftrace direct calls); libc has no text. */
+			if (err == -524)
+				hook_off(b, h, "attach failed: not supported by this kernel (ENOTSUPP)");
+			else
+				hook_off(b, h, "attach failed: %s", strerror(-err));
 			continue;
 		}
 		attached++;
@@ -343,7 +372,7 @@ static void load_here(const struct kt_backend_opts *o, struct kt_bpf_loaded *out
 		goto fail;
 	}
 	attached = attach_all(b);
-	if (b->prog_del_live && !b->links[KT_HOOK_PROG_DEL]) {
+	if (attached && b->prog_del_live && !b->links[KT_HOOK_PROG_DEL]) {
 		/* ksym_del was loaded without its program path: again, with it. */
 		kt_debug("prog_del did not attach: loading ksym_del with program unloads");
 		loader_free(b);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <errno.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -39,7 +40,29 @@ const char kt_live_help[] =
 	"                       registered and unregistered from then on\n"
 	"      --kallsyms FILE  keep FILE as a kallsyms-format list of the live\n"
 	"                       dynamic symbols (perf report --kallsyms FILE),\n"
-	"                       replaced atomically on every change\n";
+	"                       replaced atomically on a change, at most every\n"
+	"                       100 ms\n"
+	"      --cgroup-root DIR\n"
+	"                       the host's cgroup2 mount, for JSON's cgroup paths\n"
+	"                       (default /sys/fs/cgroup; in a container, where the\n"
+	"                       host's tree is mounted)\n";
+
+void kt_print_common_help(const char *omit)
+{
+	const char *p = kt_common_help, *nl;
+	bool skip = false;
+
+	for (; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			break;
+		/* An option starts "  -x," or "      --long"; its text follows. */
+		if (!strncmp(p, "  -", 3) || !strncmp(p, "      --", 8))
+			skip = omit && !strncmp(p + 2, omit, strlen(omit));
+		if (!skip)
+			fwrite(p, 1, nl + 1 - p, stdout);
+	}
+}
 
 void kt_common_init(struct kt_common *c)
 {
@@ -154,6 +177,13 @@ int kt_common_opt(struct kt_common *c, int opt, const char *arg)
 		c->no_snapshot = true;
 		c->bo.walker = false;
 		return 1;
+	case OPT_CGROUP_ROOT:
+		if (!arg[0]) {
+			kt_err("--cgroup-root: empty directory name");
+			return -1;
+		}
+		c->cgroup_root = arg;
+		return 1;
 	case OPT_KALLSYMS:
 		if (!arg[0]) {
 			kt_err("--kallsyms: empty file name");
@@ -216,6 +246,9 @@ int kt_live_start_ready(struct kt_common *c, struct kt_pipeline *p, struct kt_ba
 	char sources[128];
 	int err;
 
+	if (c->cgroup_root && kt_pipeline_cgroup_root(p, c->cgroup_root))
+		kt_warn("--cgroup-root %s is not a usable cgroup2 mount; cgroup paths are unknown",
+			c->cgroup_root);
 	if (c->kallsyms) {
 		kt_kallsyms_file_init(kf, c->kallsyms, p->tab);
 		err = kt_pipeline_add_sink(p, &kf->sink);

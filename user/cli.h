@@ -22,6 +22,7 @@ struct kt_common {
 	double duration; /* seconds; 0 = until SIGINT/SIGTERM */
 	bool no_snapshot; /* --no-snapshot */
 	const char *kallsyms; /* --kallsyms FILE */
+	const char *cgroup_root; /* --cgroup-root DIR */
 };
 
 /* getopt_long codes for the long-only shared options. */
@@ -38,6 +39,7 @@ enum {
 	OPT_METRICS_FILE,
 	OPT_METRICS_INTERVAL,
 	OPT_GRACE,
+	OPT_CGROUP_ROOT,
 	OPT_CMD_FIRST_FREE,
 };
 
@@ -57,7 +59,8 @@ enum {
 /* The options of the commands that run until stopped (stream, record, serve). */
 #define KT_LIVE_LONGOPTS                                                            \
 	{ "no-snapshot", no_argument, NULL, OPT_NO_SNAPSHOT },                      \
-	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS }
+	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },                      \
+	{ "cgroup-root", required_argument, NULL, OPT_CGROUP_ROOT }
 /* clang-format on */
 
 void kt_common_init(struct kt_common *c);
@@ -66,6 +69,9 @@ void kt_common_init(struct kt_common *c);
 int kt_common_opt(struct kt_common *c, int opt, const char *arg);
 /* Help text of the shared options. */
 extern const char kt_common_help[];
+/* kt_common_help on stdout without the option starting with omit ("-f,"),
+ * for commands that do not take it; omit NULL: all of it. */
+void kt_print_common_help(const char *omit);
 extern const char kt_live_help[];
 
 /* Parse "4M", "512K", "65536"; -EINVAL on garbage. */

@@ -18,9 +18,10 @@
 static const char record_help[] =
 	"Usage: ksymtap record -o FILE|- [OPTIONS] [[--] CMD [ARGS...]]\n"
 	"\n"
-	"Record every dynamic kernel symbol that is registered or unregistered (JITed\n"
-	"BPF programs and subprograms, BPF trampolines and dispatchers, ftrace\n"
-	"trampolines, kprobe pages) into a perf.data file that perf reads as if\n"
+	"Record every dynamic kernel symbol that exists at the start (the snapshot,\n"
+	"at time 0, as perf synthesizes what exists) or is registered or unregistered\n"
+	"later (JITed BPF programs and subprograms, BPF trampolines and dispatchers,\n"
+	"ftrace trampolines, kprobe pages) into a perf.data file that perf reads as if\n"
 	"'perf record -e dummy -a' had written it: PERF_RECORD_KSYMBOL and\n"
 	"PERF_RECORD_BPF_EVENT records with TID, TIME (perf's clock) and CPU, in time\n"
 	"order, plus one PERF_RECORD_COMM per task so perf shows command names.\n"
@@ -31,14 +32,16 @@ static const char record_help[] =
 	"Records are held up to 100 ms so that they leave in time order.\n"
 	"\n"
 	"With CMD, records while CMD runs and exits with CMD's status, like perf\n"
-	"record; otherwise until SIGINT/SIGTERM or --duration, then exits 0.  Either\n"
-	"way the file is finalized.  It is also valid at every moment before:\n"
-	"its header always covers exactly the whole records written.  If the output\n"
+	"record; otherwise until SIGINT/SIGTERM or --duration, then exits 0 (a CMD\n"
+	"still running then gets SIGTERM).  Either way the file is finalized.  Its\n"
+	"header is patched as records are written, so that it covers what is on\n"
+	"disk once a write has returned (docs/formats.md).  If the output\n"
 	"fails (disk full, reader gone) the run stops with one line on stderr and\n"
 	"exit status 1, leaving every whole record written before.\n"
 	"\n"
 	"Options:\n"
-	"  -o, --output FILE|-  where to write (required)\n";
+	"  -o, --output FILE|-  where to write (required)\n"
+	"      --no-snapshot    leave out what exists at the start\n";
 
 static const char record_examples[] =
 	"\n"
@@ -50,24 +53,6 @@ static const char record_examples[] =
 	"                                              live, through perf\n"
 	"  perf record -a -o app.data & ksymtap record -o ksym.data\n"
 	"                                              beside perf: same clock\n";
-
-/* The shared options' help, without -f: record has one format. */
-static void print_common_help(void)
-{
-	const char *p = kt_common_help, *nl;
-	bool skip = false;
-
-	for (; *p; p = nl + 1) {
-		nl = strchr(p, '\n');
-		if (!nl)
-			break;
-		/* An option starts "  -x," or "      --long"; its text follows. */
-		if (!strncmp(p, "  -", 3) || !strncmp(p, "      --", 8))
-			skip = !strncmp(p, "  -f,", 5);
-		if (!skip)
-			fwrite(p, 1, nl + 1 - p, stdout);
-	}
-}
 
 static volatile int child_done;
 
@@ -125,16 +110,20 @@ static int start_child(char **argv, bool stdout_is_data, pid_t *pid)
 	return 0;
 }
 
-/* CMD's exit status as a shell reports it. */
+/* CMD's exit status as a shell reports it; 0 if the recording ended first
+ * (-d, SIGINT, SIGTERM) and CMD got SIGTERM from us. */
 static int reap_child(pid_t pid)
 {
+	bool ours = !child_done;
 	int st;
 
-	if (!child_done)
+	if (ours)
 		kill(pid, SIGTERM);
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
 			return KT_EXIT_FAIL;
+	if (ours)
+		return KT_EXIT_OK;
 	if (WIFEXITED(st))
 		return WEXITSTATUS(st);
 	return 128 + WTERMSIG(st);
@@ -162,6 +151,7 @@ int cmd_record(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
+		{ "no-snapshot", no_argument, NULL, OPT_NO_SNAPSHOT },
 		KT_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -170,7 +160,6 @@ int cmd_record(int argc, char **argv)
 	struct kt_perf_data pd;
 	struct kt_pipeline p;
 	struct kt_common c;
-	char sources[128];
 	int opt, err, r, fd, status = KT_EXIT_OK;
 	pid_t child = 0;
 	bool pipe_fmt = false;
@@ -193,7 +182,7 @@ int cmd_record(int argc, char **argv)
 			continue;
 		if (opt == 'h') {
 			fputs(record_help, stdout);
-			print_common_help();
+			kt_print_common_help("-f,");
 			fputs(record_examples, stdout);
 			return KT_EXIT_OK;
 		}
@@ -230,17 +219,22 @@ int cmd_record(int argc, char **argv)
 		kt_pipeline_fini(&p);
 		return KT_EXIT_FAIL;
 	}
-	b->ops->describe(b, sources, sizeof(sources));
-	kt_info("ready: backend %s; sources: %s", b->ops->name, sources);
+	/* The snapshot at time 0, before the live records (no gap, no
+	 * duplicate: docs/snapshot.md), then the ready line. */
+	err = kt_live_start(&c, &p, b, NULL);
+	/* An enumeration error was reported where it was decided; a write
+	 * error (pd.err) is reported below, with what the file holds. */
+	if (err && !pd.err)
+		status = KT_EXIT_FAIL;
 
-	if (optind < argc) {
+	if (!err && optind < argc) {
 		err = start_child(argv + optind, fd == STDOUT_FILENO, &child);
 		if (err) {
 			kt_err("cannot run '%s': %s", argv[optind], strerror(-err));
 			status = KT_EXIT_FAIL;
 		}
 	}
-	if (status == KT_EXIT_OK)
+	if (!err && status == KT_EXIT_OK)
 		err = kt_run(b, c.duration, kt_pipeline_tick, &p, child ? &child_done : NULL);
 	b->ops->close(b);
 	/* Reported once, here: an output error is sticky in pd, so close()

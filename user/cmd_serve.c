@@ -48,9 +48,7 @@ static const char serve_help[] =
 	"      --metrics-file FILE\n"
 	"                       Prometheus text file, rewritten atomically\n"
 	"      --metrics-interval SEC\n"
-	"                       how often (default 5)\n"
-	"      --cgroup-root DIR\n"
-	"                       the host's cgroup2 mount (default /sys/fs/cgroup)\n";
+	"                       how often (default 5)\n";
 
 static const char serve_examples[] =
 	"\n"
@@ -62,14 +60,12 @@ static const char serve_examples[] =
 
 enum {
 	OPT_MAX_CLIENTS = OPT_CMD_FIRST_FREE,
-	OPT_CGROUP_ROOT,
 };
 
 struct serve_cfg {
 	struct kt_serve_opts so;
 	const char *metrics_file;
 	double metrics_interval;
-	const char *cgroup_root;
 };
 
 /* A group name from /etc/group itself: getgrnam() in a static binary would
@@ -121,7 +117,7 @@ static int serve_opt(struct serve_cfg *cfg, int opt, const char *arg)
 	case OPT_SOCKET_MODE:
 		errno = 0;
 		v = strtoul(arg, &end, 8);
-		if (errno || end == arg || *end || v > 0777 || !(v & 0600)) {
+		if (errno || end == arg || *end || v > 0777 || (v & 0600) != 0600) {
 			kt_err("--socket-mode: '%s' is not an octal mode with owner read/write",
 			       arg);
 			return -1;
@@ -160,9 +156,6 @@ static int serve_opt(struct serve_cfg *cfg, int opt, const char *arg)
 			kt_err("--metrics-interval: '%s' is not a number of seconds >= 0.1", arg);
 			return -1;
 		}
-		return 1;
-	case OPT_CGROUP_ROOT:
-		cfg->cgroup_root = arg;
 		return 1;
 	}
 	return 0;
@@ -256,6 +249,10 @@ static int serve_loop(const struct serve_cfg *cfg, const struct kt_common *c, st
 		if (err)
 			return err;
 	} while (n > 0);
+	/* The last flush is not put off (the --kallsyms file). */
+	err = kt_pipeline_flush(p);
+	if (err)
+		return err;
 	kt_server_shutdown(s, 2000);
 	if (cfg->metrics_file)
 		write_metrics(cfg, b, p, s, start, &warned);
@@ -274,7 +271,6 @@ int cmd_serve(int argc, char **argv)
 		{ "max-clients", required_argument, NULL, OPT_MAX_CLIENTS },
 		{ "metrics-file", required_argument, NULL, OPT_METRICS_FILE },
 		{ "metrics-interval", required_argument, NULL, OPT_METRICS_INTERVAL },
-		{ "cgroup-root", required_argument, NULL, OPT_CGROUP_ROOT },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct serve_cfg cfg = {
@@ -305,8 +301,9 @@ int cmd_serve(int argc, char **argv)
 		if (r)
 			continue;
 		if (opt == 'h') {
-			printf("%s%s%s%s", serve_help, kt_common_help, kt_live_help,
-			       serve_examples);
+			fputs(serve_help, stdout);
+			kt_print_common_help("-f,");
+			printf("%s%s", kt_live_help, serve_examples);
 			return KT_EXIT_OK;
 		}
 		fprintf(stderr, "Try 'ksymtap serve --help'.\n");
@@ -323,13 +320,6 @@ int cmd_serve(int argc, char **argv)
 	if (kt_pipeline_init(&p)) {
 		kt_err("out of memory");
 		return KT_EXIT_FAIL;
-	}
-	if (cfg.cgroup_root) {
-		kt_attrib_free(p.attrib);
-		p.attrib = kt_attrib_new(cfg.cgroup_root);
-		if (!kt_attrib_root(p.attrib))
-			kt_warn("--cgroup-root %s is not a usable cgroup2 mount; cgroup paths are unknown",
-				cfg.cgroup_root);
 	}
 	kt_install_signals();
 	sigemptyset(&block);

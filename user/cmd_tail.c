@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/time.h>
 #include "cli.h"
 #include "clock.h"
 #include "log.h"
@@ -114,7 +115,15 @@ int cmd_tail(int argc, char **argv)
 
 		sigaction(SIGINT, NULL, &sa);
 		sigaction(SIGALRM, &sa, NULL);
-		alarm((unsigned int)duration ? (unsigned int)duration : 1);
+		/* setitimer(), not alarm(): fractions of a second count. */
+		struct itimerval it = { .it_value = {
+			.tv_sec = (time_t)duration,
+			.tv_usec = (suseconds_t)((duration - (time_t)duration) * 1e6),
+		} };
+
+		if (!it.it_value.tv_sec && !it.it_value.tv_usec)
+			it.it_value.tv_usec = 1;
+		setitimer(ITIMER_REAL, &it, NULL);
 	}
 	while (!kt_stop) {
 		got = read(fd, buf, sizeof(buf));

@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 #include "encode.h"
 #include "ksymtap.h"
@@ -122,6 +123,7 @@ ssize_t kt_encode_text(const struct kt_record *r, char *buf, size_t size)
 	char line[LINE_MAX], tstr[32], tmp[24], *start = size >= LINE_MAX ? buf : line, *t, *q;
 	char *o = start;
 	const char *comm = r->comm;
+	char pidcomm[KT_COMM_LEN];
 	int tid = (int)r->tid, cpu = (int)r->cpu, i;
 	size_t n;
 
@@ -135,6 +137,11 @@ ssize_t kt_encode_text(const struct kt_record *r, char *buf, size_t size)
 	} else if (r->rflags & KT_RF_NO_TASK) {
 		comm = ":-1";
 		tid = -1;
+	} else if (!r->comm[0]) {
+		/* A task whose name is unknown: perf's thread__new() names it
+		 * ":TID". */
+		snprintf(pidcomm, sizeof(pidcomm), ":%d", tid);
+		comm = pidcomm;
 	}
 	if (r->type != KT_RECORD_KSYMBOL && r->type != KT_RECORD_BPF_EVENT &&
 	    r->type != KT_RECORD_LOST)

@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "kallsyms.h"
 #include "kallsyms_file.h"
+#include "clock.h"
 #include "log.h"
 #include "output.h"
 
@@ -46,12 +47,13 @@ static int collect(void *ctx, struct kt_record *r)
 	return 0;
 }
 
-/* /proc/kallsyms order of the groups (kernel/kallsyms.c update_iter_mod()). */
+/* /proc/kallsyms order of the groups (kernel/kallsyms.c update_iter_mod()):
+ * after the modules, ftrace's (its trampolines), then bpf, then kprobes. */
 static int group(unsigned char source)
 {
-	if (source == KT_SRC_BPF_PROG || source == KT_SRC_BPF_IMAGE)
+	if (source == KT_SRC_FTRACE)
 		return 0;
-	return source == KT_SRC_FTRACE ? 1 : 2;
+	return source == KT_SRC_KPROBE ? 2 : 1;
 }
 
 static int by_group_addr(const void *a, const void *b)
@@ -164,6 +166,7 @@ int kt_kallsyms_file_sync(struct kt_kallsyms_file *k)
 	k->gen = gen;
 	k->written = true;
 	k->rewrites++;
+	k->last_ns = kt_monotonic_ns();
 	return 0;
 }
 
@@ -172,9 +175,17 @@ static int kf_record(struct kt_sink *s, const struct kt_record *r)
 	return 0; /* the table is the state; flush writes it */
 }
 
+/* A burst of changes makes one rewrite per 100 ms, not one per batch; what
+ * is put off is written by a later tick (every poll period) or the last
+ * flush. */
 static int kf_flush(struct kt_sink *s)
 {
-	return kt_kallsyms_file_sync((struct kt_kallsyms_file *)s);
+	struct kt_kallsyms_file *k = (struct kt_kallsyms_file *)s;
+
+	if (s->periodic && k->written &&
+	    kt_monotonic_ns() - k->last_ns < KT_KALLSYMS_MIN_INTERVAL_NS)
+		return 0;
+	return kt_kallsyms_file_sync(k);
 }
 
 int kt_kallsyms_file_init(struct kt_kallsyms_file *k, const char *path, struct kt_symtab *tab)

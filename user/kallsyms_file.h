@@ -21,7 +21,12 @@ struct kt_kallsyms_file {
 	bool written;
 	int err; /* first error, -errno, reported once */
 	unsigned long long rewrites;
+	unsigned long long last_ns; /* CLOCK_MONOTONIC of the last rewrite */
 };
+
+/* The periodic flush rewrites FILE at most this often; the last flush
+ * (kt_pipeline_flush(), at the start and the end) at once. */
+#define KT_KALLSYMS_MIN_INTERVAL_NS 100000000ULL
 
 int kt_kallsyms_file_init(struct kt_kallsyms_file *k, const char *path, struct kt_symtab *tab);
 /* Rewrite FILE if the table changed since the last write (the sink's flush). */

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "cli.h"
 #include "log.h"
+#include "version.h"
 
 static const char main_help[] =
 	"Usage: ksymtap [COMMAND] [OPTIONS]\n"
@@ -21,8 +22,12 @@ static const char main_help[] =
 	"  tail       a serve client: print what the daemon sends\n"
 	"  snapshot   print what exists now and exit\n"
 	"  record     write them to a perf.data file (or perf's pipe format)\n"
+	"  help       this text (also -h, --help)\n"
+	"  version    the version (also -V, --version)\n"
 	"\n"
-	"Run 'ksymtap COMMAND --help' for a command's options.\n";
+	"Run 'ksymtap COMMAND --help' for a command's options.  -v says why each\n"
+	"hook is on or off, -vv adds libbpf's debug output and timed start-up\n"
+	"steps.\n";
 
 struct cmd {
 	const char *name;
@@ -39,6 +44,11 @@ int main(int argc, char **argv)
 	size_t i;
 
 	setvbuf(stderr, NULL, _IOLBF, 0);
+	if (argc >= 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V") ||
+			  !strcmp(argv[1], "version"))) {
+		printf("ksymtap %s\n", KT_VERSION);
+		return KT_EXIT_OK;
+	}
 	if (argc < 2 || argv[1][0] == '-') {
 		if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 			printf("%s", main_help);

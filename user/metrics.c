@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include "hooks.h"
 #include "metrics.h"
+#include "version.h"
 #include "symtab.h"
 
 static void head(FILE *f, const char *name, const char *type, const char *help)
@@ -45,6 +46,8 @@ int kt_metrics_print(FILE *f, const struct kt_metrics *m)
 		fprintf(f, "ksymtap_lost_records_total{where=\"client\"} %llu\n",
 			m->serve->lost_records);
 
+	head(f, "ksymtap_build_info", "gauge", "The ksymtap version running (git describe).");
+	fprintf(f, "ksymtap_build_info{version=\"%s\"} 1\n", KT_VERSION);
 	head(f, "ksymtap_backend_info", "gauge", "The backend in use.");
 	fprintf(f, "ksymtap_backend_info{backend=\"%s\"} 1\n", m->backend);
 	head(f, "ksymtap_hooks_live", "gauge", "BPF hooks attached.");

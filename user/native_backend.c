@@ -522,6 +522,19 @@ static void native_close(struct kt_backend *kb)
 	free(b);
 }
 
+static int paranoid(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
+	int v = 2;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = 2;
+		fclose(f);
+	}
+	return v;
+}
+
 static int native_open(struct kt_backend **out, const struct kt_backend_opts *o, kt_emit_fn emit,
 		       void *ctx, char *why, size_t why_size)
 {
@@ -544,7 +557,14 @@ static int native_open(struct kt_backend **out, const struct kt_backend_opts *o,
 	}
 	err = scan_cpus(b, &opened);
 	if (err) {
-		if (err == -EACCES || err == -EPERM)
+		if ((err == -EACCES || err == -EPERM) && paranoid() > 2)
+			/* Debian's and Ubuntu's perf_event_paranoid=3 patch
+			 * (their default) wants CAP_SYS_ADMIN, not CAP_PERFMON. */
+			snprintf(why, why_size,
+				 "perf_event_open: %s (kernel.perf_event_paranoid is %d: this kernel "
+				 "then requires CAP_SYS_ADMIN; set it to 2 or lower, or grant that)",
+				 strerror(-err), paranoid());
+		else if (err == -EACCES || err == -EPERM)
 			snprintf(
 				why, why_size,
 				"perf_event_open: %s (needs CAP_PERFMON or kernel.perf_event_paranoid <= 0)",

@@ -4,8 +4,9 @@
  * checked by hand in ../shared/PERF-DATA-FACTS.md, layout in docs/formats.md).
  *
  * Crash safety is the point of the write path: only whole records are ever
- * handed to write(2), the file-mode header is re-patched after every write so
- * data.size always covers exactly the whole records on disk, and a failed or
+ * handed to write(2), the file-mode header is re-patched right after every
+ * write so data.size covers the whole records on disk (between a write and
+ * its patch, the ones before that write), and a failed or
  * short write is cut back to the last whole record.  A reader therefore never
  * sees half a record, whether ksymtap exits, is killed, or runs out of disk.
  */
@@ -150,7 +151,8 @@ static int write_buf(struct kt_perf_data *pd)
 	if (!err) {
 		pd->data_size += pd->len;
 		pd->len = 0;
-		return 0;
+		/* Every write, also one made because the buffer filled up. */
+		return patch_header(pd);
 	}
 	if (whole != done && pd->truncatable &&
 	    ftruncate(pd->fd, pd->data_offset + pd->data_size + whole))

@@ -56,18 +56,24 @@ int kt_pipeline_emit(void *ctx, struct kt_record *r)
 	return 0;
 }
 
-int kt_pipeline_flush(struct kt_pipeline *p)
+static int flush_sinks(struct kt_pipeline *p, bool periodic)
 {
 	int i, err, first = 0;
 
 	for (i = 0; i < p->nsinks; i++) {
 		if (!p->sinks[i]->flush)
 			continue;
+		p->sinks[i]->periodic = periodic;
 		err = p->sinks[i]->flush(p->sinks[i]);
 		if (err && !first)
 			first = err;
 	}
 	return first;
+}
+
+int kt_pipeline_flush(struct kt_pipeline *p)
+{
+	return flush_sinks(p, false);
 }
 
 struct walk_ctx {
@@ -91,10 +97,21 @@ int kt_pipeline_walk(struct kt_pipeline *p, int (*fn)(void *ctx, struct kt_recor
 	return kt_symtab_walk(p->tab, walk_one, &w);
 }
 
+int kt_pipeline_cgroup_root(struct kt_pipeline *p, const char *root)
+{
+	struct kt_attrib_cache *a = kt_attrib_new(root);
+
+	if (!a)
+		return -ENOMEM;
+	kt_attrib_free(p->attrib);
+	p->attrib = a;
+	return kt_attrib_root(a) ? 0 : -ENOENT;
+}
+
 int kt_pipeline_tick(void *ctx)
 {
 	struct kt_pipeline *p = ctx;
 
 	kt_attrib_tick(p->attrib);
-	return kt_pipeline_flush(p);
+	return flush_sinks(p, true);
 }

@@ -16,6 +16,10 @@ struct kt_sink {
 	int (*record)(struct kt_sink *s, const struct kt_record *r);
 	/* After each batch (and at the end): push buffered data out. */
 	int (*flush)(struct kt_sink *s);
+	/* Set by the pipeline for the flush it calls: a periodic one (after a
+	 * batch, kt_pipeline_tick()), which a sink may put off, or the last
+	 * one before output is read (kt_pipeline_flush()), which it may not. */
+	bool periodic;
 };
 
 #define KT_MAX_SINKS 8
@@ -39,5 +43,8 @@ int kt_pipeline_flush(struct kt_pipeline *p);
 int kt_pipeline_walk(struct kt_pipeline *p, int (*fn)(void *ctx, struct kt_record *r), void *ctx);
 /* A tick function for kt_run(). */
 int kt_pipeline_tick(void *ctx);
+/* Resolve cgroup ids against the cgroup2 mount at root (--cgroup-root):
+ * 0, or -ENOENT if root is not a usable one (paths then stay unknown). */
+int kt_pipeline_cgroup_root(struct kt_pipeline *p, const char *root);
 
 #endif

@@ -36,7 +36,7 @@ struct client {
 	struct kt_hello hello;
 	bool rd_closed, want_out;
 	__u64 deadline; /* C_HELLO: defaults from then on */
-	char in[KT_HELLO_MAX];
+	char in[KT_HELLO_MAX + 1]; /* up to KT_HELLO_MAX - 1 bytes, '\n', NUL */
 	size_t inlen;
 	struct kt_squeue q;
 };
@@ -204,7 +204,9 @@ static void hello_line(struct kt_server *s, struct client *c, const char *line)
 	char why[128], msg[200];
 	int n;
 
-	if (kt_hello_parse(line, &c->hello, why, sizeof(why))) {
+	if (!line)
+		snprintf(why, sizeof(why), "handshake longer than %d bytes", KT_HELLO_MAX - 1);
+	if (!line || kt_hello_parse(line, &c->hello, why, sizeof(why))) {
 		/* Plain text: the client has no format yet. */
 		n = snprintf(msg, sizeof(msg), "ksymtap: error: %s\n", why);
 		if (send(c->fd, msg, n, MSG_DONTWAIT | MSG_NOSIGNAL) < 0)
@@ -250,7 +252,9 @@ static void on_readable(struct kt_server *s, struct client *c)
 		*nl = 0;
 		hello_line(s, c, c->in);
 	} else if (c->inlen == sizeof(c->in) - 1) {
-		hello_line(s, c, c->in); /* too long: says why and closes */
+		/* KT_HELLO_MAX bytes and no newline: too long, whatever follows.
+		 * Refused, not parsed in part (a key past the cut would be lost). */
+		hello_line(s, c, NULL);
 	}
 }
 

@@ -20,8 +20,14 @@ int kt_hello_parse(const char *line, struct kt_hello *h, char *why, size_t why_s
 		return -EINVAL;
 	}
 	strcpy(buf, line);
-	/* Tolerate CRLF from interactive tools (socat, nc). */
-	buf[strcspn(buf, "\r")] = 0;
+	/* Tolerate CRLF from interactive tools (socat, nc): one trailing \r.
+	 * A \r anywhere else is an error below (not key=value). */
+	if (buf[0] && buf[strlen(buf) - 1] == '\r')
+		buf[strlen(buf) - 1] = 0;
+	if (strchr(buf, '\r')) {
+		snprintf(why, why_size, "a carriage return inside the handshake");
+		return -EINVAL;
+	}
 	for (w = strtok_r(buf, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
 		eq = strchr(w, '=');
 		if (!eq) {

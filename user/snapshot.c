@@ -37,7 +37,8 @@ static int emit_image(struct ctx *c, unsigned int source, __u64 addr, __u64 len,
 	r.rflags = KT_RF_SNAPSHOT | KT_RF_NO_TASK;
 	r.addr = addr;
 	r.len = len;
-	r.ksym_type = source == KT_SRC_BPF_IMAGE ? KT_KSYM_TYPE_BPF : KT_KSYM_TYPE_OOL;
+	r.ksym_type = source == KT_SRC_BPF_IMAGE || source == KT_SRC_BPF_PROG ? KT_KSYM_TYPE_BPF :
+										KT_KSYM_TYPE_OOL;
 	snprintf(r.name, sizeof(r.name), "%s", name);
 	return c->emit(c->ctx, &r);
 }
@@ -113,6 +114,27 @@ static int emit_images(struct ctx *c, unsigned int source, __u32 kind, bool walk
 		if (err)
 			return err;
 		(*count)++;
+	}
+	return 0;
+}
+
+/* Program images as kallsyms lists them, when nothing else can list them. */
+static int emit_prog_images(struct ctx *c, struct kt_snapshot_stats *st)
+{
+	const struct kt_dynsym *e;
+	size_t i;
+	int err;
+
+	for (i = 0; i < c->ks->n; i++) {
+		e = &c->ks->v[i];
+		if (e->source != KT_SRC_BPF_PROG)
+			continue;
+		err = emit_image(c, KT_SRC_BPF_PROG, e->addr,
+				 kt_snapshot_estimate_len(c->ks, KT_SRC_BPF_PROG, e->addr, c->page),
+				 e->name);
+		if (err)
+			return err;
+		st->prog_ksyms++;
 	}
 	return 0;
 }
@@ -203,6 +225,28 @@ int kt_snapshot(struct kt_walker *wk, kt_emit_fn emit, void *ctx, struct kt_snap
 
 	err = kt_snapshot_read_progs(&progs, &nprogs);
 	kt_trace("snapshot: %zu programs read", nprogs);
+	/* Without CAP_SYS_ADMIN (the deployments grant CAP_BPF, CAP_PERFMON
+	 * and CAP_SYSLOG only), the walker's list of program images has the
+	 * same programs, but for those kallsyms does not list. */
+	if (err == -EPERM && st->walked_bpf) {
+		kt_warn("snapshot: no CAP_SYS_ADMIN to list programs by id: programs from the "
+			"kernel's symbol list instead (any loaded without CAP_BPF, which kallsyms "
+			"does not list, are left out)");
+		err = kt_snapshot_progs_from_walk(imgs, nimgs, &progs, &nprogs);
+	} else if (err == -EPERM && c.ks) {
+		/* No walker either (arm64 before 6.4 runs no tracing program;
+		 * Debian's arm64 6.1 has no CONFIG_KALLSYMS_ALL for its heads). */
+		kt_warn("snapshot: no CAP_SYS_ADMIN to list programs by id and no walker: programs "
+			"that exist at start-up come from /proc/kallsyms, their images without ids "
+			"or PROG_LOAD records, lengths estimated");
+		err = emit_prog_images(&c, st);
+		if (err)
+			goto emit_failed;
+	} else if (err == -EPERM) {
+		kt_warn("snapshot: no CAP_SYS_ADMIN to list programs by id and no walker "
+			"(tracing programs refused?): programs that exist at start-up are not listed");
+		err = 0;
+	}
 	if (err) {
 		snprintf(why, why_size, "enumerating BPF programs: %s%s", strerror(-err),
 			 err == -EPERM ? " (needs CAP_SYS_ADMIN)" : "");

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
+#include "kt_snapshot.h"
 #include "log.h"
 #include "snapshot.h"
 
@@ -275,5 +276,102 @@ int kt_snapshot_read_progs(struct kt_prog_desc **out, size_t *count)
 		qsort(v, n, sizeof(*v), by_id);
 	*out = v;
 	*count = n;
+	return 0;
+}
+
+/* A name's part after "bpf_prog_<16 hex digits>_", or NULL. */
+static const char *ksym_suffix(const char *name)
+{
+	size_t n = strlen("bpf_prog_") + 2 * KT_TAG_SIZE;
+
+	if (strncmp(name, "bpf_prog_", 9) || strlen(name) <= n || name[n] != '_')
+		return NULL;
+	return name + n + 1;
+}
+
+static int desc_alloc(struct kt_prog_desc *d, __u32 nfuncs)
+{
+	d->nfuncs = nfuncs;
+	d->addrs = calloc(nfuncs, sizeof(*d->addrs));
+	d->lens = calloc(nfuncs, sizeof(*d->lens));
+	d->tags = calloc(nfuncs, sizeof(*d->tags));
+	d->func_names = calloc(nfuncs, sizeof(*d->func_names));
+	return d->addrs && d->lens && d->tags && d->func_names ? 0 : -ENOMEM;
+}
+
+static int desc_func(struct kt_prog_desc *d, __u32 i, const struct kt_snap_image *e)
+{
+	const char *sfx = ksym_suffix(e->name);
+
+	d->addrs[i] = e->start;
+	d->lens[i] = e->end - e->start;
+	memcpy(d->tags[i], e->tag, KT_TAG_SIZE);
+	free(d->func_names[i]);
+	d->func_names[i] = NULL;
+	if (sfx && !(d->func_names[i] = strdup(sfx)))
+		return -ENOMEM;
+	return 0;
+}
+
+/* One program from the walker's entries: main is its own image, the rest
+ * of its functions share main's function array (group). */
+static int desc_from_walk(struct kt_prog_desc *d, const struct kt_snap_image *main,
+			  const struct kt_snap_image *v, size_t n)
+{
+	__u32 nfuncs = 1;
+	size_t i;
+	int err;
+
+	memset(d, 0, sizeof(*d));
+	d->id = main->prog_id;
+	memcpy(d->tag, main->tag, KT_TAG_SIZE);
+	memcpy(d->name, main->prog_name, sizeof(d->name) - 1);
+	for (i = 0; main->group && i < n; i++)
+		if (v[i].kind == KT_SNAP_BPF_PROG && (v[i].flags & KT_SNAP_F_FUNC) &&
+		    v[i].group == main->group && v[i].func_idx < KT_MAX_SUBPROGS &&
+		    v[i].func_idx + 1 > nfuncs)
+			nfuncs = v[i].func_idx + 1;
+	err = desc_alloc(d, nfuncs);
+	/* func[0] is the program's own image (its ksym stands for it since
+	 * 0108a4e9f358; before, func[0]'s entry below replaces it). */
+	if (!err)
+		err = desc_func(d, 0, main);
+	for (i = 0; !err && main->group && i < n; i++)
+		if (v[i].kind == KT_SNAP_BPF_PROG && (v[i].flags & KT_SNAP_F_FUNC) &&
+		    v[i].group == main->group && v[i].func_idx < nfuncs)
+			err = desc_func(d, v[i].func_idx, &v[i]);
+	if (err)
+		kt_prog_desc_free(d);
+	return err;
+}
+
+int kt_snapshot_progs_from_walk(const struct kt_snap_image *v, size_t n,
+				struct kt_prog_desc **out, size_t *count)
+{
+	struct kt_prog_desc *d = NULL;
+	size_t i, nd = 0, np = 0;
+	int err = 0;
+
+	for (i = 0; i < n; i++)
+		np += v[i].kind == KT_SNAP_BPF_PROG && !(v[i].flags & KT_SNAP_F_FUNC) &&
+		      v[i].prog_id;
+	if (np && !(d = calloc(np, sizeof(*d))))
+		return -ENOMEM;
+	for (i = 0; i < n && !err; i++) {
+		if (v[i].kind != KT_SNAP_BPF_PROG || (v[i].flags & KT_SNAP_F_FUNC) || !v[i].prog_id)
+			continue;
+		err = desc_from_walk(&d[nd], &v[i], v, n);
+		nd += !err;
+	}
+	if (err) {
+		while (nd)
+			kt_prog_desc_free(&d[--nd]);
+		free(d);
+		return err;
+	}
+	if (nd)
+		qsort(d, nd, sizeof(*d), by_id);
+	*out = d;
+	*count = nd;
 	return 0;
 }

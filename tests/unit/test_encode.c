@@ -208,7 +208,7 @@ static int ref_text(const struct kt_record *r, char *buf, size_t size)
 	unsigned long long usecs = r->time / 1000;
 	const char *comm = r->comm;
 	int tid = (int)r->tid, cpu = (int)r->cpu, n;
-	char tstr[64];
+	char tstr[64], unknown[24];
 
 	if (r->rflags & KT_RF_SNAPSHOT) {
 		comm = "swapper";
@@ -217,6 +217,9 @@ static int ref_text(const struct kt_record *r, char *buf, size_t size)
 	} else if (r->rflags & KT_RF_NO_TASK) {
 		comm = ":-1";
 		tid = -1;
+	} else if (!r->comm[0]) {
+		snprintf(unknown, sizeof(unknown), ":%d", tid);
+		comm = unknown;
 	}
 	snprintf(tstr, sizeof(tstr), "%llu.%06llu", usecs / 1000000, usecs % 1000000);
 	n = snprintf(buf, size, "%16s %5d [%03d] %12s: ", comm, tid, cpu, tstr);

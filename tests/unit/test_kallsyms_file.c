@@ -54,10 +54,11 @@ static int count_entries(const char *dir)
 	return n;
 }
 
-static const char expect1[] = "ffffffffc0001000 t bpf_prog_aa_main\t[bpf]\n"
+/* /proc/kallsyms's order after the modules: ftrace's, bpf, kprobes. */
+static const char expect1[] = "ffffffffc0005000 t ftrace_trampoline\t[__builtin__ftrace]\n"
+			      "ffffffffc0001000 t bpf_prog_aa_main\t[bpf]\n"
 			      "ffffffffc0002000 t bpf_prog_bb_sub\t[bpf]\n"
 			      "ffffffffc0467000 t bpf_trampoline_6442505800\t[bpf]\n"
-			      "ffffffffc0005000 t ftrace_trampoline\t[__builtin__ftrace]\n"
 			      "ffffffffc0003000 t kprobe_insn_page\t[__builtin__kprobes]\n"
 			      "ffffffffc0004000 t kprobe_optinsn_page\t[__builtin__kprobes]\n";
 
@@ -79,7 +80,7 @@ int main(void)
 	apply(t, 0xffffffffc0003000ULL, "kprobe_insn_page", KT_SRC_KPROBE, 0);
 	apply(t, 0xffffffffc0001000ULL, "bpf_prog_aa_main", KT_SRC_BPF_PROG, 0);
 	ASSERT_EQ(kt_kallsyms_render(t, &buf, &len), 0, "render");
-	ASSERT_STREQ(buf, expect1, "[bpf] by address, then ftrace, then kprobes");
+	ASSERT_STREQ(buf, expect1, "ftrace, then [bpf] by address, then kprobes");
 	ASSERT_EQ(len, strlen(expect1), "length");
 	free(buf);
 	unit_end();

@@ -94,6 +94,8 @@ static void test_hello(void)
 	ASSERT_EQ(kt_hello_parse("format=xml", &h, why, sizeof(why)), -EINVAL, "bad format");
 	ASSERT_EQ(kt_hello_parse("raw", &h, why, sizeof(why)), -EINVAL, "not key=value");
 	ASSERT_EQ(kt_hello_parse("mode=forever", &h, why, sizeof(why)), -EINVAL, "bad mode");
+	ASSERT_EQ(kt_hello_parse("format=raw\rmode=snapshot", &h, why, sizeof(why)), -EINVAL,
+		  "a \\r inside the line is not dropped with what follows");
 	unit_end();
 }
 

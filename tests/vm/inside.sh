@@ -16,7 +16,16 @@ mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 mount -t bpf bpf /sys/fs/bpf
 mount -t cgroup2 cgroup2 /sys/fs/cgroup
 ip link set lo up
-exec 3>/dev/ttyS1
+# Results on the second serial port, or where the machine has one UART
+# (arm64 -M virt: kt.results=console) on the console, each line marked.
+if grep -q 'kt.results=console' /proc/cmdline; then
+	mkfifo /run/results
+	while IFS= read -r l; do echo "@KT@ $l"; done </run/results >/dev/console &
+	RESULTS_PID=$!
+	exec 3>/run/results
+else
+	exec 3>/dev/ttyS1
+fi
 echo "INFO kernel $(uname -r), $(nproc) cpus" >&3
 
 for t in /ksymtap/tests/*.sh; do
@@ -44,5 +53,7 @@ for t in /ksymtap/tests/*.sh; do
 	rm -rf /sys/fs/bpf/* 2>/dev/null
 done
 echo DONE >&3
+exec 3>&-
+[ -n "${RESULTS_PID:-}" ] && wait "$RESULTS_PID"
 sync
 poweroff -f

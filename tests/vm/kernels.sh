@@ -16,7 +16,6 @@
 # package name.  Images are cached as ~/.cache/ksymtap/kernels/PACKAGE/vmlinuz.
 set -euo pipefail
 
-cache=${XDG_CACHE_HOME:-$HOME/.cache}/ksymtap
 arch=amd64 update=1
 die() { echo "kernels: $*" >&2; exit 2; }
 
@@ -36,41 +35,10 @@ arm64|aarch64) arch=arm64 ;;
 esac
 [ $# -gt 0 ] || die "no kernel line given (5.10 6.1 6.12 6.18 newest)"
 
-st=$cache/apt
-mkdir -p "$st/lists/partial" "$st/archives/partial" "$cache/kernels"
-keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-[ -r "$keyring" ] || die "$keyring missing (run 'make deps' as root)"
-
-# The archive's URIs as the system's own sources name them (a mirror or a
-# proxy configured there is used here too).
-main_uri=http://deb.debian.org/debian sec_uri=http://deb.debian.org/debian-security
-if [ -r /etc/apt/sources.list.d/debian.sources ]; then
-	main_uri=$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/debian.sources)
-	sec_uri=$(awk '/^URIs:/ {u = $2} END {print u}' /etc/apt/sources.list.d/debian.sources)
-	case $sec_uri in *security*) ;; *) sec_uri=${main_uri%/debian}/debian-security ;; esac
-fi
-{
-	for s in bullseye bookworm trixie-backports sid; do
-		echo "deb [arch=amd64,arm64 signed-by=$keyring] $main_uri $s main"
-	done
-	for s in bullseye-security bookworm-security; do
-		echo "deb [arch=amd64,arm64 signed-by=$keyring] $sec_uri $s main"
-	done
-} >"$st/sources.list"
-A=(-o "Dir::Etc::SourceList=$st/sources.list" -o Dir::Etc::SourceParts=/dev/null
-	-o "Dir::State::Lists=$st/lists" -o "Dir::Cache=$st" -o "Dir::Cache::Archives=$st/archives"
-	-o "Dir::State::status=/dev/null" -o APT::Architectures=amd64,arm64
-	-o APT::Sandbox::User=root -o Acquire::Retries=3)
-
-# One update per run; several runs at once share it through a lock.
-if [ -n "$update" ]; then
-	exec 9>"$st/lock"
-	flock 9
-	if ! apt-get "${A[@]}" -q update >"$st/update.log" 2>&1; then
-		echo "kernels: apt-get update failed (offline?); using the cached package lists" >&2
-	fi
-	flock -u 9
-fi
+. "$(dirname "$0")/apt.sh"
+cache=$kt_cache
+mkdir -p "$cache/kernels"
+[ -n "$update" ] && kt_apt_update
 
 packages() {
 	apt-cache "${A[@]}" search --names-only '^linux-(image|binary-unsigned)-[0-9]' 2>/dev/null |

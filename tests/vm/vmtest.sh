@@ -11,10 +11,14 @@
 #   tests/vm/vmtest.sh --line LINE         newest Debian kernel of a line
 #                                         (5.10 6.1 6.12 6.18 newest: kernels.sh)
 #   tests/vm/vmtest.sh --kernel PATH       any bzImage/vmlinuz
+#   --arch amd64|arm64 (default amd64): arm64 boots qemu-system-aarch64 -M
+#            virt with build/arm64/ and Debian's arm64 busybox, bpftool and
+#            perf (tests/vm/arm64root.sh)
 #   options: --counts FILE (write "passed failed skipped"), --timeout SEC,
 #            --only REGEX (tests to run), --keep (leave the work dir),
 #            --verbose (show the output of passing tests too),
-#            --suite tests|bench (default tests), --test-timeout SEC (per
+#            --suite tests|bench|systemd (default tests; systemd: the
+#            unit under a real systemd, amd64), --test-timeout SEC (per
 #            test script, default 180), --bench-out FILE (append the guest's
 #            "BENCH key=value" lines to FILE), --env NAME=VALUE (exported to
 #            the tests; repeatable), --icount (deterministic TCG: one host
@@ -24,7 +28,7 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/ksymtap
-line= kernel= counts= timeout=${KT_VM_TIMEOUT:-1200} only= keep= suite=tests verbose=
+line= kernel= counts= timeout=${KT_VM_TIMEOUT:-1200} only= keep= suite=tests verbose= arch=amd64
 # Single-threaded TCG by default: with thread=multi guests hung and once died
 # executing half of a just-patched instruction (docs/kernel-facts.md).
 test_timeout=180 bench_out= guest_env= accel=(-accel "tcg,thread=${KT_VM_TCG_THREAD:-single}")
@@ -35,6 +39,7 @@ die() { echo "vmtest: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case $1 in
 	--line) line=$2; shift 2 ;;
+	--arch) arch=$2; shift 2 ;;
 	--kernel) kernel=$2; shift 2 ;;
 	--counts) counts=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
@@ -52,15 +57,26 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$line$kernel" ] || die "need --line LINE or --kernel PATH"
 
-for t in qemu-system-x86_64 busybox cpio; do
+case $arch in
+amd64|x86|x86_64) arch=amd64 qemu=qemu-system-x86_64 bdir=$top/build make_hint=make ;;
+arm64|aarch64) arch=arm64 qemu=qemu-system-aarch64 bdir=$top/build/arm64 make_hint="make ARCH=arm64" ;;
+*) die "unknown architecture '$arch' (amd64 or arm64)" ;;
+esac
+for t in $qemu busybox cpio; do
 	command -v $t >/dev/null || die "$t not found (run 'make deps' as root)"
 done
-[ -x "$top/build/ksymtap" ] || die "build/ksymtap missing (run 'make')"
+[ -x "$bdir/ksymtap" ] || die "${bdir#$top/}/ksymtap missing (run '$make_hint')"
+# arm64: the guest's busybox, bpftool and perf are Debian's arm64 builds.
+aroot=
+if [ $arch = arm64 ]; then
+	aroot=$("$top/tests/vm/arm64root.sh" ${KT_KERNELS_NO_UPDATE:+--no-update}) ||
+		die "no arm64 busybox/bpftool/perf (tests/vm/arm64root.sh)"
+fi
 
 # A kernel line's newest Debian image (tests/vm/kernels.sh, cached outside
 # the repo).  KT_KERNELS_NO_UPDATE: the caller refreshed the package lists.
 resolve_line() {
-	"$top/tests/vm/kernels.sh" --arch amd64 ${KT_KERNELS_NO_UPDATE:+--no-update} "$1" |
+	"$top/tests/vm/kernels.sh" --arch $arch ${KT_KERNELS_NO_UPDATE:+--no-update} "$1" |
 		cut -f 2
 }
 
@@ -73,6 +89,8 @@ kname=$(basename "$(dirname "$kernel")")
 kname=${kname#linux-image-}
 kname=${kname#linux-binary-unsigned-}
 kname=${kname%-unsigned}
+# A kernel image given by path: tell the architectures apart in names.
+case $kname in *-$arch) ;; *) [ $arch = arm64 ] && kname=$kname-arm64 ;; esac
 
 # One directory per run: two runs on the same kernel (make test beside make
 # bench) must not share an initramfs.
@@ -93,12 +111,79 @@ copy_with_libs() { # binary [dest]
 	done
 }
 
+# The same for a foreign (arm64) binary from the unpacked root $aroot: its
+# DT_NEEDED libraries, transitively, and its interpreter, from there.
+copy_foreign_with_libs() { # path-in-aroot
+	local todo=("$1") seen=" " f lib d path
+	mkdir -p "$root$(dirname "$1")"
+	cp -L "$aroot$1" "$root$1"
+	while [ ${#todo[@]} -gt 0 ]; do
+		f=${todo[0]}
+		todo=("${todo[@]:1}")
+		for lib in $(readelf -d "$aroot$f" 2>/dev/null | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p') \
+			$(readelf -l "$aroot$f" 2>/dev/null | sed -n 's/.*interpreter: \(.*\)\]/\1/p'); do
+			case $seen in *" $lib "*) continue ;; esac
+			seen+="$lib "
+			path=
+			if [ "${lib#/}" != "$lib" ]; then
+				path=$lib
+			else
+				for d in /lib/aarch64-linux-gnu /usr/lib/aarch64-linux-gnu /lib /usr/lib; do
+					[ -e "$aroot$d/$lib" ] && path=$d/$lib && break
+				done
+			fi
+			if [ -z "$path" ] || [ ! -e "$aroot$path" ]; then
+				echo "vmtest: $lib (needed by $f) not in $aroot" >&2
+				continue
+			fi
+			mkdir -p "$root$(dirname "$path")"
+			cp -L "$aroot$path" "$root$path"
+			todo+=("$path")
+		done
+	done
+}
+
+# --suite systemd: a Debian root with systemd as init (tests/vm/systemd-root.sh),
+# contrib/ksymtap.service installed as the README says, and a unit that runs
+# tests/vm/systemd/systemd_unit.sh once the system is up.
+systemd_root() {
+	local sroot
+	[ $arch = amd64 ] || die "--suite systemd: amd64 only (no arm64 systemd root)"
+	sroot=$("$top/tests/vm/systemd-root.sh") || die "no systemd root (tests/vm/systemd-root.sh)"
+	rm -rf "$root"
+	cp -a "$sroot" "$root"
+	install -m 0755 "$bdir/ksymtap" "$root/usr/local/bin/ksymtap"
+	install -m 0644 "$top/contrib/ksymtap.service" "$root/etc/systemd/system/ksymtap.service"
+	install -m 0644 "$top/tests/vm/systemd/kt-test.service" "$root/etc/systemd/system/"
+	mkdir -p "$root/etc/systemd/system/multi-user.target.wants" "$root/ksymtap/bin"
+	ln -sf /etc/systemd/system/kt-test.service \
+		"$root/etc/systemd/system/multi-user.target.wants/kt-test.service"
+	install -m 0755 "$top/tests/vm/systemd/systemd_unit.sh" "$root/ksymtap/"
+	for f in ktload subprogs.bpf.o; do
+		cp "$bdir/tests/vm/$f" "$root/ksymtap/bin/"
+	done
+	# No login prompts or units this test does not need.
+	ln -sf /dev/null "$root/etc/systemd/system/serial-getty@ttyS0.service"
+	ln -sf /dev/null "$root/etc/systemd/system/getty@tty1.service"
+	: >"$root/etc/machine-id"
+	(cd "$root" && find . | cpio -o -H newc --quiet) >"$work/initramfs.cpio"
+}
+
+if [ "$suite" = systemd ]; then
+	systemd_root
+	mem=${KT_VM_MEM:-2G}
+else
 mkdir -p "$root"/{bin,sbin,proc,sys,dev,tmp,run,etc,root,usr/bin,usr/sbin,ksymtap}
-cp "$(command -v busybox)" "$root/bin/busybox"
-for a in $("$root/bin/busybox" --list); do
+if [ $arch = arm64 ]; then
+	cp "$aroot/bin/busybox" "$root/bin/busybox"
+else
+	cp "$(command -v busybox)" "$root/bin/busybox"
+fi
+# The host's busybox lists the applets (the same Debian version).
+for a in $(busybox --list); do
 	[ -e "$root/bin/$a" ] || ln -s busybox "$root/bin/$a"
 done
-cp "$top/build/ksymtap" "$root/ksymtap/ksymtap"
+cp "$bdir/ksymtap" "$root/ksymtap/ksymtap"
 ln -s /ksymtap/ksymtap "$root/usr/bin/ksymtap"
 cp -r "$top/tests/vm/lib.sh" "$top/tests/vm/inside.sh" "$root/ksymtap/"
 mkdir -p "$root/ksymtap/tests" "$root/ksymtap/bin"
@@ -111,18 +196,26 @@ if [ "$suite" = bench ]; then
 		*) cp "$f" "$root/ksymtap/tests/" ;;
 		esac
 	done
-	for f in "$top"/build/tests/bench/*; do
+	for f in "$bdir"/tests/bench/*; do
 		[ -f "$f" ] && cp "$f" "$root/ksymtap/bin/"
 	done
 else
 	cp "$top"/tests/vm/tests/*.sh "$root/ksymtap/tests/"
 fi
-for f in "$top"/build/tests/vm/*; do
+for f in "$bdir"/tests/vm/*; do
 	[ -f "$f" ] && cp "$f" "$root/ksymtap/bin/"
 done
-copy_with_libs "$(command -v bpftool)" /usr/sbin/bpftool
-# Debian's /usr/bin/perf is the binary itself (linux-perf 6.1).
-copy_with_libs "$(readlink -f "$(command -v perf)")" /usr/bin/perf
+if [ $arch = arm64 ]; then
+	copy_foreign_with_libs /usr/sbin/bpftool
+	copy_foreign_with_libs /usr/bin/perf
+	copy_foreign_with_libs /usr/bin/setpriv
+else
+	copy_with_libs "$(command -v bpftool)" /usr/sbin/bpftool
+	# Debian's /usr/bin/perf is the binary itself (linux-perf 6.1).
+	copy_with_libs "$(readlink -f "$(command -v perf)")" /usr/bin/perf
+	# util-linux's, for the deployment tests' reduced capabilities.
+	copy_with_libs "$(command -v setpriv)" /usr/bin/setpriv
+fi
 echo "root:x:0:0:root:/root:/bin/sh" >"$root/etc/passwd"
 echo "root:x:0:" >"$root/etc/group"
 cat >"$root/init" <<INIT
@@ -132,6 +225,7 @@ ${guest_env}exec /ksymtap/inside.sh "$only" "$verbose" "$test_timeout"
 INIT
 chmod +x "$root/init" "$root/ksymtap/inside.sh"
 (cd "$root" && find . | cpio -o -H newc --quiet) >"$work/initramfs.cpio"
+fi
 
 # --- boot -----------------------------------------------------------------
 console=$work/console.log results=$work/results.txt
@@ -140,13 +234,29 @@ console=$work/console.log results=$work/results.txt
 echo "vmtest: booting $kname (qemu tcg, timeout ${timeout}s)" >&2
 start=$(date +%s)
 set +e
-timeout --foreground -k 5 "$timeout" qemu-system-x86_64 \
-	"${accel[@]}" -cpu max -m "$mem" -smp 2 \
-	-kernel "$kernel" -initrd "$work/initramfs.cpio" \
-	-append "console=ttyS0 quiet panic=-1 oops=panic loglevel=${KT_VM_LOGLEVEL:-5} softlockup_panic=1" \
-	-display none -monitor none -no-reboot \
-	-serial "file:$console" -serial "file:$results" </dev/null
-qrc=$?
+cmdline="quiet panic=-1 oops=panic softlockup_panic=1"
+rdinit=
+[ "$suite" = systemd ] && rdinit=" rdinit=/sbin/init"
+if [ $arch = arm64 ]; then
+	# -M virt has one UART: results share it with the console, each line
+	# marked (inside.sh, kt.results=console), and the kernel keeps quieter.
+	timeout --foreground -k 5 "$timeout" qemu-system-aarch64 \
+		"${accel[@]}" -M virt -cpu max -m "$mem" -smp 2 \
+		-kernel "$kernel" -initrd "$work/initramfs.cpio" \
+		-append "console=ttyAMA0 $cmdline loglevel=${KT_VM_LOGLEVEL:-1} kt.results=console" \
+		-display none -monitor none -no-reboot \
+		-serial "file:$console" </dev/null
+	qrc=$?
+	sed -n 's/\r$//; s/.*@KT@ //p' "$console" >"$results"
+else
+	timeout --foreground -k 5 "$timeout" qemu-system-x86_64 \
+		"${accel[@]}" -cpu max -m "$mem" -smp 2 \
+		-kernel "$kernel" -initrd "$work/initramfs.cpio" \
+		-append "console=ttyS0 $cmdline loglevel=${KT_VM_LOGLEVEL:-5}${rdinit}" \
+		-display none -monitor none -no-reboot \
+		-serial "file:$console" -serial "file:$results" </dev/null
+	qrc=$?
+fi
 set -e
 elapsed=$(($(date +%s) - start))
 

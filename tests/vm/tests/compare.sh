@@ -2,6 +2,7 @@
 # and catches a real difference: with the bpf_ksym_add hook off, trampolines
 # appear as only-native and compare exits 1.
 . /ksymtap/lib.sh
+need_bpf_backend
 
 cat >wl.sh <<'WL'
 . /ksymtap/lib.sh

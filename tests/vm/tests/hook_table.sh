@@ -15,6 +15,7 @@ sed -n 's/^ksymtap: hook \([a-z_]*\) *on \([a-z_0-9]*\) *\(.*\)$/\1 \2 \3/p' err
 	done
 echo "HOOK sources|$(sed -n 's/^ksymtap: ready: backend [a-z]*; sources: //p' err.txt)||$legacy"
 [ "$(grep -c '^ksymtap: hook ' err.txt)" -ge 9 ] || fail "not every hook listed"
+need_bpf_backend
 ! grep -E '^ksymtap: hook .* off: ' err.txt | grep -v 'off: kernel has no ' ||
 	fail "a hook is off for another reason than a missing kernel function"
 grep -q 'sources: .*(missing)' err.txt && fail "a source is missing"

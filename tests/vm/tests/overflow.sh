@@ -3,6 +3,7 @@
 # lost covers every record the kernel itself reported over the same window.
 # A reader that stops reading makes the writer block, the ring fill up.
 . /ksymtap/lib.sh
+need_bpf_backend
 
 mkfifo pipe
 # The reader waits for the workload to end: ksymtap blocks on the full pipe,

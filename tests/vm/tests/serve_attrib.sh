@@ -5,6 +5,7 @@
 # a late client gets both programs in its snapshot; unloads keep the loader's
 # attribution; SIGTERM exits 0 and removes the socket.
 . /ksymtap/lib.sh
+need_bpf_backend
 
 ID_D=0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef
 ID_K=fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210

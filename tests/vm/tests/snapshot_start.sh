@@ -4,9 +4,10 @@
 # bpftool prog show), with no symbol or program registered twice.
 . /ksymtap/lib.sh
 
-ktload -w go $BIN/subprogs.bpf.o $BIN/fentry.bpf.o -a >pre.txt &
+ktload -w go $BIN/subprogs.bpf.o $(fentry_obj) -a >pre.txt &
 PRE=$!
-wait_for pre.txt '^attached kt_fexit_probe' 30 || fail "workload did not load: $(cat pre.txt)"
+wait_for pre.txt "$(no_fentry && echo '^loaded kt_sock_main' || echo '^attached kt_fexit_probe')" 30 ||
+	fail "workload did not load: $(cat pre.txt)"
 pre_id=$(awk '/^loaded kt_sock_main/ {print $4}' pre.txt)
 
 # Loads racing with the start-up: attach, snapshot, first polls.
@@ -41,7 +42,7 @@ note "$snap snapshot records, $live_loads live kt_sock_main load/unload events"
 [ "$snap" -gt 0 ] || fail "no snapshot records"
 grep -q "\"snapshot\":true.*\"type\":1,.*\"id\":$pre_id," out.json ||
 	fail "program $pre_id, loaded before the start, is not in the snapshot"
-grep -q '"snapshot":true.*"source":"bpf_image".*"name":"bpf_trampoline_' out.json ||
+no_fentry || grep -q '"snapshot":true.*"source":"bpf_image".*"name":"bpf_trampoline_' out.json ||
 	fail "the fentry trampoline loaded before the start is not in the snapshot"
 # Every snapshot record comes before the first live one.
 awk '/"snapshot":false/ { live = 1 } /"snapshot":true/ && live { bad = 1 } END { exit bad }' out.json ||

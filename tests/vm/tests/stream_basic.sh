@@ -2,6 +2,7 @@
 # afterwards is reported with the address and name /proc/kallsyms gives it and
 # the id and tag bpftool (bpf_prog_info) gives it, then its unload.
 . /ksymtap/lib.sh
+need_bpf_backend
 
 kt_start out.json -f json -v
 grep -q '^ksymtap: ready: backend bpf; sources: bpf_prog' out.json.err ||

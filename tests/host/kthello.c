@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Connects to a serve socket, sends one handshake line exactly as given
+ * (escapes: \n, \r), shuts down its sending side and copies what the daemon
+ * answers to stdout for up to 3 s.  For the handshake tests.
+ *   kthello SOCKET LINE
+ */
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+
+int main(int argc, char **argv)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	char out[4096], buf[65536];
+	size_t n = 0;
+	const char *p;
+	ssize_t r;
+	int fd;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: kthello SOCKET LINE\n");
+		return 2;
+	}
+	for (p = argv[2]; *p && n < sizeof(out); p++) {
+		if (p[0] == '\\' && (p[1] == 'n' || p[1] == 'r')) {
+			out[n++] = p[1] == 'n' ? '\n' : '\r';
+			p++;
+		} else {
+			out[n++] = *p;
+		}
+	}
+	snprintf(a.sun_path, sizeof(a.sun_path), "%s", argv[1]);
+	fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof(a))) {
+		perror("kthello: connect");
+		return 1;
+	}
+	if (write(fd, out, n) != (ssize_t)n) {
+		perror("kthello: write");
+		return 1;
+	}
+	shutdown(fd, SHUT_WR);
+	for (;;) {
+		struct pollfd pf = { .fd = fd, .events = POLLIN };
+
+		if (poll(&pf, 1, 3000) <= 0)
+			break;
+		r = read(fd, buf, sizeof(buf));
+		if (r <= 0)
+			break;
+		fwrite(buf, 1, r, stdout);
+	}
+	return 0;
+}
