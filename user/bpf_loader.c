@@ -333,7 +333,8 @@ static int attach_all(struct loader *b)
 			/* 524: the kernel's internal ENOTSUPP, e.g. fentry on arm64
 			 * before 6.4 (no ftrace direct calls); libc has no text. */
 			if (err == -524)
-				hook_off(b, h, "attach failed: not supported by this kernel (ENOTSUPP)");
+				hook_off(b, h,
+					 "attach failed: not supported by this kernel (ENOTSUPP)");
 			else
 				hook_off(b, h, "attach failed: %s", strerror(-err));
 			continue;

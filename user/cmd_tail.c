@@ -117,9 +117,11 @@ int cmd_tail(int argc, char **argv)
 		sigaction(SIGALRM, &sa, NULL);
 		/* setitimer(), not alarm(): fractions of a second count. */
 		struct itimerval it = { .it_value = {
-			.tv_sec = (time_t)duration,
-			.tv_usec = (suseconds_t)((duration - (time_t)duration) * 1e6),
-		} };
+						.tv_sec = (time_t)duration,
+						.tv_usec = (suseconds_t)((duration -
+									  (time_t)duration) *
+									 1e6),
+					} };
 
 		if (!it.it_value.tv_sec && !it.it_value.tv_usec)
 			it.it_value.tv_usec = 1;

@@ -560,10 +560,11 @@ static int native_open(struct kt_backend **out, const struct kt_backend_opts *o,
 		if ((err == -EACCES || err == -EPERM) && paranoid() > 2)
 			/* Debian's and Ubuntu's perf_event_paranoid=3 patch
 			 * (their default) wants CAP_SYS_ADMIN, not CAP_PERFMON. */
-			snprintf(why, why_size,
-				 "perf_event_open: %s (kernel.perf_event_paranoid is %d: this kernel "
-				 "then requires CAP_SYS_ADMIN; set it to 2 or lower, or grant that)",
-				 strerror(-err), paranoid());
+			snprintf(
+				why, why_size,
+				"perf_event_open: %s (kernel.perf_event_paranoid is %d: this kernel "
+				"then requires CAP_SYS_ADMIN; set it to 2 or lower, or grant that)",
+				strerror(-err), paranoid());
 		else if (err == -EACCES || err == -EPERM)
 			snprintf(
 				why, why_size,

@@ -53,8 +53,8 @@ int kt_snapshot_read_progs(struct kt_prog_desc **out, size_t *n);
 /* The same from the walker's program entries (bpf_kallsyms, no
  * CAP_SYS_ADMIN needed): every program kallsyms lists, in id order. */
 struct kt_snap_image;
-int kt_snapshot_progs_from_walk(const struct kt_snap_image *v, size_t n,
-				struct kt_prog_desc **out, size_t *count);
+int kt_snapshot_progs_from_walk(const struct kt_snap_image *v, size_t n, struct kt_prog_desc **out,
+				size_t *count);
 
 /* A walker already loaded (with the BPF backend's hooks, user/bpf_loader.c):
  * its program and its state map (struct kt_snap_state), -1 if none. */

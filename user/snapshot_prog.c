@@ -345,8 +345,8 @@ static int desc_from_walk(struct kt_prog_desc *d, const struct kt_snap_image *ma
 	return err;
 }
 
-int kt_snapshot_progs_from_walk(const struct kt_snap_image *v, size_t n,
-				struct kt_prog_desc **out, size_t *count)
+int kt_snapshot_progs_from_walk(const struct kt_snap_image *v, size_t n, struct kt_prog_desc **out,
+				size_t *count)
 {
 	struct kt_prog_desc *d = NULL;
 	size_t i, nd = 0, np = 0;

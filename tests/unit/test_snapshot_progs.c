@@ -6,8 +6,8 @@
 #include "kt_snapshot.h"
 #include "unit.h"
 
-static void image(struct kt_snap_image *e, __u64 start, __u32 len, __u32 id, __u64 group,
-		  __u32 idx, bool func, __u8 tagbyte, const char *name)
+static void image(struct kt_snap_image *e, __u64 start, __u32 len, __u32 id, __u64 group, __u32 idx,
+		  bool func, __u8 tagbyte, const char *name)
 {
 	memset(e, 0, sizeof(*e));
 	e->kind = KT_SNAP_BPF_PROG;
@@ -69,7 +69,8 @@ static void test_func0_listed(void)
 
 	unit_start("progs_from_walk_func0_listed");
 	/* 5.10: func[0] has its own entry at the program's address. */
-	image(&v[0], 0x1000, 46, 0, 0xbb00, 0, true, 0x55, "bpf_prog_5555555555555555_kt_sock_main");
+	image(&v[0], 0x1000, 46, 0, 0xbb00, 0, true, 0x55,
+	      "bpf_prog_5555555555555555_kt_sock_main");
 	image(&v[1], 0x1800, 20, 0, 0xbb00, 1, true, 0x33, "bpf_prog_3333333333333333_kt_sub_one");
 	image(&v[2], 0x1000, 46, 80, 0xbb00, 0, false, 0x11,
 	      "bpf_prog_1111111111111111_kt_sock_main");
