@@ -18,7 +18,15 @@ endif
 ifeq ($(ARCH),x86_64)
 override ARCH := x86
 endif
-ifeq ($(ARCH),$(HOST_ARCH))
+ifeq ($(SAN),1)
+# make SAN=1: the host build with AddressSanitizer, UndefinedBehaviorSanitizer
+# and LeakSanitizer (clang), dynamically linked as the sanitizers need, into
+# build/asan/; make test runs the unit tests and the host tests with it.
+OUTPUT ?= build/asan
+CC := $(or $(CLANG),clang)
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
+	-fsanitize=fuzzer-no-link
+else ifeq ($(ARCH),$(HOST_ARCH))
 OUTPUT ?= build
 CC ?= cc
 else
@@ -35,7 +43,8 @@ BPFTOOL ?= bpftool
 DEB_PACKAGES := make gcc libc6-dev clang llvm libbpf-dev bpftool libelf-dev \
 	zlib1g-dev pkg-config qemu-system-x86 busybox-static cpio linux-perf \
 	kmod iproute2 ca-certificates debian-archive-keyring jq util-linux \
-	gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm debootstrap
+	gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm debootstrap \
+	libclang-rt-dev
 DEB_PACKAGES_ARM64 := libbpf-dev:arm64 libelf-dev:arm64 zlib1g-dev:arm64
 
 # clang's own system include dirs, so the BPF side finds <asm/...> without
@@ -47,10 +56,10 @@ BPF_CFLAGS := -g -O2 -Wall -Werror -target bpf -D__TARGET_ARCH_$(ARCH) \
 	-I. -Iinclude $(CLANG_BPF_SYS_INCLUDES)
 
 CFLAGS ?= -g -O2
-CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Wmissing-field-initializers \
+CFLAGS += $(SAN_FLAGS) -std=gnu11 -Wall -Wextra -Werror -Wmissing-field-initializers \
 	-Wshadow -Wno-unused-parameter -D_GNU_SOURCE -Iinclude -Iuser -I$(OUTPUT)
 LDFLAGS ?=
-LDLIBS_STATIC := -static -lbpf -lelf -lz
+LDLIBS_STATIC := $(if $(SAN_FLAGS),,-static) -lbpf -lelf -lz
 
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.bpf.o,$(BPF_SRCS))
@@ -160,7 +169,18 @@ $(OUTPUT)/tests/bench/%: tests/bench/progs/%.c | $(OUTPUT)/tests/bench
 	$(call msg,BENCH-CC,$@)
 	$(Q)$(CC) $(CFLAGS) $< -static -pthread -o $@
 
-.PHONY: unit-build vm-build host-build bench-build
+# libFuzzer harnesses (tests/fuzz/): built in the SAN=1 tree, against its
+# instrumented library objects.
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(OUTPUT)/tests/fuzz/%,$(FUZZ_SRCS))
+$(OUTPUT)/tests/fuzz:
+	$(Q)mkdir -p $@
+$(OUTPUT)/tests/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(LIB_OBJS) | $(OUTPUT)/tests/fuzz
+	$(call msg,FUZZ-CC,$@)
+	$(Q)$(CC) $(CFLAGS) -fsanitize=fuzzer $< $(LIB_OBJS) $(LDLIBS_STATIC) -o $@
+
+.PHONY: unit-build vm-build host-build bench-build fuzz-build
+fuzz-build: $(FUZZ_BINS)
 unit-build: $(UNIT_BINS) $(UNIT_COMMON)
 vm-build: $(OUTPUT)/ksymtap $(VMPROG_BINS) $(VMPROG_BPF_OBJS)
 host-build: $(HOST_DEPS)
@@ -176,16 +196,30 @@ KERNELS ?= 5.10 6.1 6.12 6.18 newest
 ARM64_KERNELS ?= 6.1 6.12 newest
 VM_LINES = $(foreach k,$(ARM64_KERNELS),--vm arm64:$(k)) $(foreach k,$(KERNELS),--vm $(k))
 
-.PHONY: test unittest vmtest arm64-build
-test: all unit-build vm-build host-build $(if $(strip $(ARM64_KERNELS)),arm64-build)
-	$(Q)tests/run.sh --unit $(VM_LINES)
+.PHONY: test unittest vmtest arm64-build san-build
+test: all unit-build vm-build host-build san-build $(if $(strip $(ARM64_KERNELS)),arm64-build)
+	$(Q)tests/run.sh --unit --san build/asan $(VM_LINES)
+
+# The unit tests and ksymtap with ASan, UBSan and LSan (make SAN=1), which
+# make test runs beside the plain build: a report fails the run.
+san-build:
+	$(Q)$(MAKE) SAN=1 all unit-build fuzz-build
+
+# make fuzz: each harness for FUZZ_SECONDS (default 60) from its corpus;
+# inputs that reach new paths are added to tests/fuzz/corpus/NAME/, crashes go
+# to build/fuzz-crashes/NAME/ (fix, then add the input to the corpus).  make
+# test replays every corpus once.
+FUZZ_SECONDS ?= 60
+.PHONY: fuzz
+fuzz: san-build
+	$(Q)tests/fuzz/run.sh --seconds $(FUZZ_SECONDS) build/asan/tests/fuzz
 
 # The arm64 binary and test programs, for the arm64 VM lines.
 arm64-build:
 	$(Q)$(MAKE) ARCH=arm64 all vm-build
 
-unittest: all unit-build vm-build host-build
-	$(Q)tests/run.sh --unit
+unittest: all unit-build vm-build host-build san-build
+	$(Q)tests/run.sh --unit --san build/asan
 
 # make vmtest KERNEL=/path/to/vmlinuz: the VM suite on any other kernel image
 # (ARCH=arm64 for an arm64 one).  Without KERNEL, the KERNELS lines.

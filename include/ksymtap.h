@@ -89,7 +89,8 @@ struct kt_event {
 	char name[KT_NAME_MAX];
 };
 
-#define KT_EVENT_HDR_SIZE ((unsigned long)&((struct kt_event *)0)->name)
+/* __builtin_offsetof: the null-pointer form is undefined behaviour (UBSan). */
+#define KT_EVENT_HDR_SIZE ((unsigned long)__builtin_offsetof(struct kt_event, name))
 
 /*
  * Who made a symbol (bpf/ksymtap.bpf.c's owners map, keyed by the kernel

@@ -5,17 +5,21 @@
 # each requested kernel.  Ends with one line "N passed, N failed, N skipped"
 # over everything and exits non-zero on any failure.  A skip is never a pass.
 #
-#   tests/run.sh [--unit] [--vm LINE]... [--vm-kernel PATH]... [--vm-arch amd64|arm64]
-#                [--only REGEX]     (--vm-arch: of the --vm-kernel images)
+#   tests/run.sh [--unit] [--san DIR] [--vm LINE]... [--vm-kernel PATH]...
+#                [--vm-arch amd64|arm64] [--only REGEX]
+#   --san DIR: also the unit tests, the host tests and the fuzz corpora with
+#   the sanitizer build in DIR (make SAN=1: build/asan); --vm-arch: of the
+#   --vm-kernel images
 #   LINE: 5.10 6.1 6.12 6.18 newest (tests/vm/kernels.sh), arm64:LINE for arm64
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-unit= only= varch=
+unit= only= varch= san=
 vms=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--unit) unit=1; shift ;;
+	--san) san=$2; shift 2 ;;
 	--vm) vms+=("--line $2"); shift 2 ;;
 	--vm-kernel) vms+=("--kernel $2"); shift 2 ;;
 	--vm-arch) varch=$2; shift 2 ;;
@@ -29,37 +33,43 @@ count() { # passed failed skipped
 	pass=$((pass + $1)); fail=$((fail + $2)); skip=$((skip + $3))
 }
 
-if [ -n "$unit" ]; then
-	echo "== unit tests (host)"
-	for t in "$top"/build/tests/unit/test_*; do
+# Unit test binaries in DIR; names prefixed with PREFIX.
+run_units() { # dir prefix
+	local t name out rc p f s
+	for t in "$1"/tests/unit/test_*; do
 		[ -x "$t" ] || continue
-		name=$(basename "$t")
-		out=$("$t" 2>&1)
+		name=$2$(basename "$t")
+		# --only: the cases whose "binary/case" name matches (tests/unit/unit.h).
+		out=$(KT_UNIT_ONLY="$only" "$t" 2>&1)
 		rc=$?
 		p=$(grep -c '^PASS ' <<<"$out")
 		f=$(grep -c '^FAIL ' <<<"$out")
 		s=$(grep -c '^SKIP ' <<<"$out")
-		# A binary that dies without saying FAIL still fails.
+		# A binary that dies without saying FAIL still fails (a sanitizer's
+		# report, a crash).
 		if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then
 			f=1
-			out+=$'\n'"FAIL $name: exited $rc"
+			out+=$'\n'"FAIL $name: exited $rc"$'\n'"$(grep -E 'ERROR|runtime error|SUMMARY' <<<"$out" | head -n 5 | sed 's/^/  /')"
 		fi
-		grep -E '^(FAIL|SKIP) |^  ' <<<"$out" | sed "s/^/  [$name] /"
+		grep -E '^(FAIL|SKIP) |^  ' <<<"$out" | sed "s|^|  [$name] |"
 		echo "  $name: $p passed, $f failed, $s skipped"
 		count "$p" "$f" "$s"
 	done
-	# Host integration tests: scripts run against the real kernel of this
-	# machine (native perf records work here; tracing programs do not).
-	# Exit 0 pass, 77 skip (after "SKIP: reason"), else fail.
-	echo "== host tests"
+}
+
+# Host integration tests: scripts run against the real kernel of this machine
+# (native perf records work here; tracing programs do not), with the ksymtap
+# binary KT_BIN.  Exit 0 pass, 77 skip (after "SKIP: reason"), else fail.
+run_hosts() { # ksymtap-binary prefix
+	local t name out rc
 	for t in "$top"/tests/host/*.sh; do
 		[ -f "$t" ] || continue
 		[ "$(basename "$t")" = lib.sh ] && continue
-		name=host/$(basename "$t" .sh)
+		name=$2host/$(basename "$t" .sh)
 		if [ -n "$only" ] && ! grep -Eq "$only" <<<"$name"; then
 			continue
 		fi
-		out=$(cd "$top" && KT_TOP="$top" timeout -s KILL 300 bash "$t" 2>&1)
+		out=$(cd "$top" && KT_TOP="$top" KT_BIN="$1" timeout -s KILL 300 bash "$t" 2>&1)
 		rc=$?
 		case $rc in
 		0) echo "  PASS $name"; count 1 0 0 ;;
@@ -67,6 +77,28 @@ if [ -n "$unit" ]; then
 		*) echo "  FAIL $name (exit $rc)"; tail -n 60 <<<"$out" | sed 's/^/    | /'; count 0 1 0 ;;
 		esac
 	done
+}
+
+if [ -n "$unit" ]; then
+	echo "== unit tests (host)"
+	run_units "$top/build" ""
+	echo "== host tests"
+	run_hosts "$top/build/ksymtap" ""
+fi
+if [ -n "$san" ]; then
+	# Any report of AddressSanitizer, UndefinedBehaviorSanitizer or
+	# LeakSanitizer ends its process non-zero: that test fails.
+	export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+	echo "== unit tests, sanitizers ($san)"
+	run_units "$top/$san" "asan/"
+	echo "== host tests, sanitizers"
+	run_hosts "$top/$san/ksymtap" "asan/"
+	echo "== fuzz corpora, replayed once (tests/fuzz)"
+	out=$("$top/tests/fuzz/run.sh" --replay "$top/$san/tests/fuzz")
+	echo "$out"
+	count "$(grep -c '^  PASS ' <<<"$out")" "$(grep -c '^  FAIL ' <<<"$out")" 0
+	[ -n "$(ls "$top/$san"/tests/fuzz/fuzz_* 2>/dev/null)" ] ||
+		{ echo "  FAIL fuzz: no harness built in $san/tests/fuzz"; count 0 1 0; }
 fi
 
 # The kernel lines resolve to images first, with one refresh of the package

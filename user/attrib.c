@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include "attrib.h"
+#include "hash.h"
 #include "log.h"
 #include "record.h"
 
@@ -47,19 +48,11 @@ struct kt_attrib_cache {
 	struct kt_attrib_stats st;
 };
 
-static size_t hash(__u64 v)
-{
-	v ^= v >> 33;
-	v *= 0xff51afd7ed558ccdULL;
-	v ^= v >> 33;
-	return v & (NBUCKETS - 1);
-}
-
 static struct ent *find(struct kt_attrib_cache *c, __u64 id)
 {
 	struct ent *e;
 
-	for (e = c->b[hash(id)]; e; e = e->next)
+	for (e = c->b[kt_hash64(id, NBUCKETS)]; e; e = e->next)
 		if (e->a.cgroup_id == id)
 			return e;
 	return NULL;
@@ -100,8 +93,8 @@ static struct ent *insert(struct kt_attrib_cache *c, __u64 id)
 	if (!e)
 		return NULL;
 	e->a.cgroup_id = id;
-	e->next = c->b[hash(id)];
-	c->b[hash(id)] = e;
+	e->next = c->b[kt_hash64(id, NBUCKETS)];
+	c->b[kt_hash64(id, NBUCKETS)] = e;
 	c->n++;
 	c->st.cached = c->n;
 	return e;
@@ -115,47 +108,6 @@ static void set_path(struct ent *e, const char *path)
 		return;
 	e->a.path = p;
 	kt_cgpath_parse(p, &e->a.c);
-}
-
-bool kt_cgpath_join(const char *ns_root, const char *rel, char *out, size_t size)
-{
-	char buf[2 * KT_CGPATH_MAX + 2];
-	size_t len = 0, n;
-	const char *s, *end;
-
-	if (snprintf(buf, sizeof(buf), "%s/%s", ns_root, rel) >= (int)sizeof(buf))
-		return false;
-	for (s = buf; *s;) {
-		while (*s == '/')
-			s++;
-		if (!*s)
-			break;
-		end = strchrnul(s, '/');
-		n = end - s;
-		if (n == 1 && s[0] == '.') {
-			/* nothing */
-		} else if (n == 2 && s[0] == '.' && s[1] == '.') {
-			if (!len)
-				return false;
-			while (len && out[len - 1] != '/')
-				len--;
-			len--; /* the '/' */
-		} else {
-			if (len + 1 + n + 1 > size)
-				return false;
-			out[len++] = '/';
-			memcpy(out + len, s, n);
-			len += n;
-		}
-		s = end;
-	}
-	if (!len) {
-		if (size < 2)
-			return false;
-		out[len++] = '/';
-	}
-	out[len] = 0;
-	return true;
 }
 
 /* The "0::" line of /proc/TID/cgroup: the cgroup v2 path, relative to our

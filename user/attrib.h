@@ -21,9 +21,6 @@
 #include <linux/types.h>
 #include "cgpath.h"
 
-/* Longest cgroup path reported; longer ones are reported as unknown. */
-#define KT_CGPATH_MAX 1024
-
 struct kt_attrib {
 	__u64 cgroup_id;
 	const char *path; /* relative to the cgroup root, "/..."; NULL: unknown */
@@ -53,10 +50,5 @@ void kt_attrib_tick(struct kt_attrib_cache *c);
 void kt_attrib_get_stats(const struct kt_attrib_cache *c, struct kt_attrib_stats *s);
 /* The root in use, or NULL if attribution is off (no cgroup2 there). */
 const char *kt_attrib_root(const struct kt_attrib_cache *c);
-
-/* Join a /proc/PID/cgroup path (relative to the reader's cgroup namespace,
- * perhaps "/../..") onto the namespace root's path; false if it leaves the
- * root or does not fit. */
-bool kt_cgpath_join(const char *ns_root, const char *rel, char *out, size_t size);
 
 #endif

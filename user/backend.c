@@ -78,29 +78,30 @@ static void fill_in(const char *which, const struct kt_backend_opts *o, struct k
 }
 
 int kt_backend_open(const char *which, const struct kt_backend_opts *o, kt_emit_fn emit, void *ctx,
-		    struct kt_backend **out)
+		    struct kt_backend **out, char *why, size_t why_size)
 {
-	char why[256] = "", why2[256] = "";
+	char bwhy[256] = "", nwhy[256] = "";
 	int err;
 
 	if (!strcmp(which, "native")) {
-		err = kt_native_backend.open(out, o, emit, ctx, why, sizeof(why));
+		err = kt_native_backend.open(out, o, emit, ctx, nwhy, sizeof(nwhy));
 		if (err)
-			kt_err("native backend: %s", why);
+			snprintf(why, why_size, "native backend: %s", nwhy);
 		return err;
 	}
-	err = kt_hybrid_open_bpf(out, o, emit, ctx, why, sizeof(why));
+	err = kt_hybrid_open_bpf(out, o, emit, ctx, bwhy, sizeof(bwhy));
 	if (!err) {
 		fill_in(which, o, *out);
 		return 0;
 	}
 	if (!strcmp(which, "bpf")) {
-		kt_err("%s", why[0] ? why : strerror(-err));
+		snprintf(why, why_size, "%s", bwhy[0] ? bwhy : strerror(-err));
 		return err;
 	}
-	kt_info("bpf backend unavailable: %s; falling back to native perf records", why);
-	err = kt_native_backend.open(out, o, emit, ctx, why2, sizeof(why2));
+	/* auto: a diagnostic, not an error; the run goes on. */
+	kt_info("bpf backend unavailable: %s; falling back to native perf records", bwhy);
+	err = kt_native_backend.open(out, o, emit, ctx, nwhy, sizeof(nwhy));
 	if (err)
-		kt_err("native backend: %s", why2);
+		snprintf(why, why_size, "native backend: %s", nwhy);
 	return err;
 }

@@ -11,15 +11,16 @@
 #include <stddef.h>
 #include "record.h"
 
-/* Returns 0, or a negative errno to stop the run (an output error). */
-typedef int (*kt_emit_fn)(void *ctx, struct kt_record *r);
-
 struct kt_backend_opts {
 	size_t ringbuf_size; /* bpf: bytes, power of two */
 	unsigned long disabled; /* bpf: bitmask of enum kt_hook */
 	size_t native_pages; /* native: data pages per CPU ring, power of two */
 	unsigned int wakeup_ms; /* bpf: poll period when wakeups are batched; 0: per record */
 	bool walker; /* bpf: load the snapshot's walker with the hooks */
+	/* Test and bench switches, from the environment (kt_common_init()):
+	 * KSYMTAP_DEBUG_EMPTY, the program hooks return at once;
+	 * KSYMTAP_DEBUG_KTIME, raw bpf_ktime_get_ns() timestamps. */
+	bool debug_empty, debug_ktime;
 };
 
 struct kt_walker;
@@ -68,8 +69,9 @@ struct kt_backend_ops {
 	/* Hand the snapshot's walker over (user/snapshot.h), if it has one:
 	 * the caller closes it.  NULL, or -ENOENT: none. */
 	int (*walker)(struct kt_backend *b, struct kt_walker *out);
-	/* Records the backend itself lost (ring overflow), so far. */
-	unsigned long long (*dropped)(struct kt_backend *b);
+	/* Records the backend itself lost so far, in the BPF ring buffer
+	 * (native false) or the kernel's native perf rings (native true). */
+	unsigned long long (*dropped)(struct kt_backend *b, bool native);
 	void (*close)(struct kt_backend *b);
 };
 
@@ -82,10 +84,10 @@ extern const struct kt_backend_ops kt_native_backend;
  * and why), or all of it from native records if no hook works (one line says
  * why).  bpf: the hooks alone, a source they cannot watch named on stderr as
  * missing.  The result is one backend whatever its parts (user/hybrid.c).
- * Prints the error itself on failure.
+ * -errno and why on failure.
  */
 int kt_backend_open(const char *which, const struct kt_backend_opts *o, kt_emit_fn emit, void *ctx,
-		    struct kt_backend **out);
+		    struct kt_backend **out, char *why, size_t why_size);
 int kt_backend_valid_name(const char *which);
 /* The ready line's sources: each by name, "(native)" if in native_mask,
  * "(absent)" or "(missing)" by its state. */

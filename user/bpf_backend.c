@@ -14,6 +14,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "backend.h"
+#include "bpf_event.h"
 #include "bpf_loader.h"
 #include "snapshot.h"
 #include "clock.h"
@@ -46,6 +47,12 @@ static int on_event(void *ctx, void *data, size_t size)
 		return 0;
 	}
 	r.time += b->clock_off;
+	if (kt_verbose >= 3) {
+		const struct kt_event *e = data;
+
+		kt_info("event from hook %s: %s",
+			e->hook < KT_HOOK_MAX ? kt_hooks[e->hook].name : "?", r.name);
+	}
 	err = b->emit(b->ctx, &r);
 	/* A program's KSYMBOL and BPF_EVENT in one ring record: the kernel's
 	 * order, KSYMBOL first, same time. */
@@ -118,9 +125,9 @@ static int bpf_fd(struct kt_backend *kb)
 	return ring_buffer__epoll_fd(((struct bpf_backend *)kb)->rb);
 }
 
-static unsigned long long bpf_dropped(struct kt_backend *kb)
+static unsigned long long bpf_dropped(struct kt_backend *kb, bool native)
 {
-	return ((struct bpf_backend *)kb)->dropped_seen;
+	return native ? 0 : ((struct bpf_backend *)kb)->dropped_seen;
 }
 
 static bool live(struct bpf_backend *b, int h)
@@ -274,18 +281,25 @@ static int bpf_open(struct kt_backend **out, const struct kt_backend_opts *o, kt
 	struct bpf_backend *b = calloc(1, sizeof(*b));
 	int err;
 
-	if (!b)
+	if (!b) {
+		snprintf(why, why_size, "%s", strerror(ENOMEM));
 		return -ENOMEM;
+	}
 	b->base.ops = &kt_bpf_backend;
 	b->base.poll_ms = o->wakeup_ms ? o->wakeup_ms : 100;
 	b->emit = emit;
 	b->ctx = ctx;
 	b->ncpus = libbpf_num_possible_cpus();
 	b->percpu = calloc(b->ncpus > 0 ? b->ncpus : 1, sizeof(*b->percpu));
+	if (!b->percpu) {
+		snprintf(why, why_size, "%s", strerror(ENOMEM));
+		free(b);
+		return -ENOMEM;
+	}
 	kt_bpf_load(o, &b->l);
 	if (b->l.err) {
 		err = b->l.err;
-		snprintf(why, why_size, "%s", b->l.why);
+		snprintf(why, why_size, "%s", b->l.why[0] ? b->l.why : strerror(-err));
 		free(b->percpu);
 		free(b);
 		return err;
@@ -299,9 +313,9 @@ static int bpf_open(struct kt_backend **out, const struct kt_backend_opts *o, kt
 	/* KSYMTAP_DEBUG_KTIME: keep the BPF side's raw bpf_ktime_get_ns()
 	 * (CLOCK_MONOTONIC), so a reader can time delivery on the same clock
 	 * with no calibrated offset in between (tests/bench). */
-	if (getenv("KSYMTAP_DEBUG_EMPTY"))
+	if (o->debug_empty)
 		kt_warn("KSYMTAP_DEBUG_EMPTY: the program hooks return at once: no program records");
-	if (getenv("KSYMTAP_DEBUG_KTIME"))
+	if (o->debug_ktime)
 		kt_debug("KSYMTAP_DEBUG_KTIME: timestamps are raw CLOCK_MONOTONIC");
 	else if (kt_perf_clock_offset(&b->clock_off))
 		kt_debug("perf clock unavailable; timestamps are CLOCK_MONOTONIC");

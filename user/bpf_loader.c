@@ -14,7 +14,6 @@
 #include <sys/resource.h>
 #include <sys/utsname.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -23,6 +22,7 @@
 #include "hooks.h"
 #include "kallsyms.h"
 #include "log.h"
+#include "spawn.h"
 #include "ksymtap.skel.h"
 
 #define VMLINUX_BTF "/sys/kernel/btf/vmlinux"
@@ -185,7 +185,7 @@ static int open_skel(struct loader *b, const struct kt_backend_opts *o, int only
 	 * verifies in a fraction of the time (start-up, BENCHMARKS.md). */
 	b->prog_del_live = only < 0 && b->want[KT_HOOK_PROG_DEL];
 	skel->rodata->prog_del_live = b->prog_del_live;
-	skel->rodata->debug_empty = getenv("KSYMTAP_DEBUG_EMPTY") != NULL;
+	skel->rodata->debug_empty = o->debug_empty;
 	/* Batched wakeups: a forced one once a quarter of the ring is waiting,
 	 * so a burst is read long before the ring fills. */
 	skel->rodata->wakeup_bytes = o->wakeup_ms ? o->ringbuf_size / 4 : 0;
@@ -346,6 +346,8 @@ static int attach_all(struct loader *b)
 
 /* The loading itself, in whichever process runs it; the result holds dup()s
  * of the fds, independent of libbpf's objects, which are gone afterwards. */
+/* Over 60 lines: the load is one sequence (open, CO-RE fixes per hook, load,
+ * attach each, report), easier to check against the kernel in one piece. */
 static void load_here(const struct kt_backend_opts *o, struct kt_bpf_loaded *out)
 {
 	struct loader L, *b = &L;
@@ -542,40 +544,42 @@ static int recv_loaded(int sock, struct kt_bpf_loaded *l)
 	return 0;
 }
 
+struct load_call {
+	const struct kt_backend_opts *o;
+	struct kt_bpf_loaded *out;
+	bool child; /* a child was made: its failure is not loaded here */
+};
+
+static int load_child(int fd, void *ctx)
+{
+	struct load_call *c = ctx;
+	struct kt_bpf_loaded l;
+
+	loaded_init(&l);
+	load_here(c->o, &l);
+	return send_loaded(fd, &l);
+}
+
+static int load_parent(int fd, void *ctx)
+{
+	struct load_call *c = ctx;
+
+	c->child = true;
+	return recv_loaded(fd, c->out);
+}
+
 void kt_bpf_load(const struct kt_backend_opts *o, struct kt_bpf_loaded *out)
 {
-	int sv[2], status, err;
-	pid_t pid;
+	struct load_call c = { .o = o, .out = out };
+	int err;
 
 	loaded_init(out);
 	kt_trace("bpf backend: start");
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv)) {
+	err = kt_fork_call(SOCK_SEQPACKET, load_child, load_parent, &c);
+	if (err && !c.child) {
+		kt_debug("no loader process (%s): loading in this process", strerror(-err));
 		load_here(o, out);
-		return;
-	}
-	fflush(stderr);
-	pid = fork();
-	if (pid < 0) {
-		close(sv[0]);
-		close(sv[1]);
-		kt_debug("fork: %s; loading in this process", strerror(errno));
-		load_here(o, out);
-		return;
-	}
-	if (pid == 0) {
-		struct kt_bpf_loaded l;
-
-		close(sv[0]);
-		loaded_init(&l);
-		load_here(o, &l);
-		_exit(send_loaded(sv[1], &l) ? 1 : 0);
-	}
-	close(sv[1]);
-	err = recv_loaded(sv[0], out);
-	close(sv[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (err) {
+	} else if (err) {
 		kt_bpf_loaded_close(out);
 		out->err = err;
 		snprintf(out->why, sizeof(out->why), "the loader process failed: %s",

@@ -12,6 +12,7 @@
  * container) are its business.  conmon's scopes (crio-conmon-, libpod-conmon-)
  * hold the monitor, not the container, and do not match.
  */
+#include <stdio.h>
 #include <string.h>
 #include "cgpath.h"
 
@@ -180,4 +181,45 @@ bool kt_cgpath_parse(const char *path, struct kt_cgpath_info *info)
 	if (!found_p)
 		info->pod_uid[0] = 0;
 	return found_c || found_p;
+}
+
+bool kt_cgpath_join(const char *ns_root, const char *rel, char *out, size_t size)
+{
+	char buf[2 * KT_CGPATH_MAX + 2];
+	size_t len = 0, n;
+	const char *s, *end;
+
+	if (snprintf(buf, sizeof(buf), "%s/%s", ns_root, rel) >= (int)sizeof(buf))
+		return false;
+	for (s = buf; *s;) {
+		while (*s == '/')
+			s++;
+		if (!*s)
+			break;
+		end = strchrnul(s, '/');
+		n = end - s;
+		if (n == 1 && s[0] == '.') {
+			/* nothing */
+		} else if (n == 2 && s[0] == '.' && s[1] == '.') {
+			if (!len)
+				return false;
+			while (len && out[len - 1] != '/')
+				len--;
+			len--; /* the '/' */
+		} else {
+			if (len + 1 + n + 1 > size)
+				return false;
+			out[len++] = '/';
+			memcpy(out + len, s, n);
+			len += n;
+		}
+		s = end;
+	}
+	if (!len) {
+		if (size < 2)
+			return false;
+		out[len++] = '/';
+	}
+	out[len] = 0;
+	return true;
 }

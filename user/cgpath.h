@@ -10,6 +10,10 @@
 #define KT_CGPATH_H
 
 #include <stdbool.h>
+#include <stddef.h>
+
+/* Longest cgroup path reported; longer ones are reported as unknown. */
+#define KT_CGPATH_MAX 1024
 
 #define KT_CONTAINER_ID_LEN 64 /* sha256 hex, what every runtime here uses */
 #define KT_POD_UID_MAX 36 /* 8-4-4-4-12; static pods' hash UIDs are 32 */
@@ -23,5 +27,10 @@ struct kt_cgpath_info {
 /* Parse a cgroup path ("/kubepods.slice/..."); returns true if it names a
  * container or a pod. */
 bool kt_cgpath_parse(const char *path, struct kt_cgpath_info *info);
+
+/* Join a /proc/PID/cgroup path (relative to the reader's cgroup namespace,
+ * perhaps "/../..") onto the namespace root's path; false if it leaves the
+ * root or does not fit. */
+bool kt_cgpath_join(const char *ns_root, const char *rel, char *out, size_t size);
 
 #endif

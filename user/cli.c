@@ -1,17 +1,13 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* The options every command shares, their help and their parsing. */
 #include <errno.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
-#include "clock.h"
 #include "hooks.h"
 #include "log.h"
-#include "snapshot.h"
-
-volatile sig_atomic_t kt_stop;
 
 const char kt_common_help[] =
 	"  -b, --backend bpf|native|auto\n"
@@ -33,6 +29,8 @@ const char kt_common_help[] =
 	"                       do not attach hook NAME (program or kernel function\n"
 	"                       name, see -v); repeatable\n"
 	"  -v, --verbose        every hook and why any is off; libbpf's messages\n"
+	"                       (-vv: start-up steps, timed; -vvv: every event of\n"
+	"                       the BPF hooks, with the hook that made it)\n"
 	"  -h, --help           this text\n";
 
 const char kt_live_help[] =
@@ -76,6 +74,8 @@ void kt_common_init(struct kt_common *c)
 	c->bo.native_pages = 64;
 	c->bo.wakeup_ms = 10;
 	c->bo.walker = true;
+	c->bo.debug_empty = getenv("KSYMTAP_DEBUG_EMPTY") != NULL;
+	c->bo.debug_ktime = getenv("KSYMTAP_DEBUG_KTIME") != NULL;
 	c->fmt = KT_FMT_TEXT;
 }
 
@@ -109,6 +109,8 @@ static bool pow2(unsigned long long v)
 	return v && !(v & (v - 1));
 }
 
+/* Over 60 lines: one switch case per shared option, as bpftool and perf
+ * parse theirs. */
 int kt_common_opt(struct kt_common *c, int opt, const char *arg)
 {
 	unsigned long long v;
@@ -195,134 +197,5 @@ int kt_common_opt(struct kt_common *c, int opt, const char *arg)
 		kt_verbose++;
 		return 1;
 	}
-	return 0;
-}
-
-struct adopt_ctx {
-	struct kt_pipeline *p;
-	struct kt_backend *b;
-};
-
-static int emit_and_adopt(void *ctx, struct kt_record *r)
-{
-	struct adopt_ctx *a = ctx;
-	int err;
-
-	err = a->b->ops->adopt(a->b, r);
-	if (err)
-		kt_warn("snapshot: %s at %llx: the backend will not see it go: %s", r->name,
-			(unsigned long long)r->addr, strerror(-err));
-	return kt_pipeline_emit(a->p, r);
-}
-
-int kt_emit_snapshot(struct kt_pipeline *p, struct kt_backend *b)
-{
-	struct adopt_ctx a = { .p = p, .b = b };
-	struct kt_walker wk = { .prog_fd = -1, .map_fd = -1 };
-	struct kt_snapshot_stats st;
-	char why[256] = "";
-	int err;
-
-	if (b && b->ops->walker)
-		b->ops->walker(b, &wk);
-	if (b && b->ops->adopt)
-		err = kt_snapshot(&wk, emit_and_adopt, &a, &st, why, sizeof(why));
-	else
-		err = kt_snapshot(&wk, kt_pipeline_emit, p, &st, why, sizeof(why));
-	if (err && why[0])
-		kt_err("snapshot: %s", why);
-	return err;
-}
-
-int kt_live_start(struct kt_common *c, struct kt_pipeline *p, struct kt_backend *b,
-		  struct kt_kallsyms_file *kf)
-{
-	return kt_live_start_ready(c, p, b, kf, "");
-}
-
-int kt_live_start_ready(struct kt_common *c, struct kt_pipeline *p, struct kt_backend *b,
-			struct kt_kallsyms_file *kf, const char *ready_extra)
-{
-	char sources[128];
-	int err;
-
-	if (c->cgroup_root && kt_pipeline_cgroup_root(p, c->cgroup_root))
-		kt_warn("--cgroup-root %s is not a usable cgroup2 mount; cgroup paths are unknown",
-			c->cgroup_root);
-	if (c->kallsyms) {
-		kt_kallsyms_file_init(kf, c->kallsyms, p->tab);
-		err = kt_pipeline_add_sink(p, &kf->sink);
-		if (err) {
-			kt_err("--kallsyms: %s", strerror(-err));
-			return err;
-		}
-	}
-	/* After the hooks are live, so that whatever the enumeration misses is
-	 * in flight in the backend and whatever both see is deduplicated by
-	 * the table (docs/snapshot.md). */
-	if (!c->no_snapshot) {
-		kt_trace("snapshot: start");
-		err = kt_emit_snapshot(p, b);
-		kt_trace("snapshot: done");
-		if (err == -EPERM)
-			kt_info("--no-snapshot starts without it");
-		if (err)
-			return err;
-	}
-	err = kt_pipeline_flush(p);
-	if (err)
-		return err;
-	b->ops->describe(b, sources, sizeof(sources));
-	kt_info("ready: backend %s; sources: %s%s", b->ops->name, sources, ready_extra);
-	return 0;
-}
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	kt_stop = 1;
-}
-
-void kt_install_signals(void)
-{
-	struct sigaction sa = { .sa_handler = on_signal };
-
-	sigemptyset(&sa.sa_mask);
-	/* No SA_RESTART: the poll loop must wake up to drain and exit. */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-}
-
-int kt_run(struct kt_backend *b, double duration, int (*tick)(void *ctx), void *ctx,
-	   volatile int *done)
-{
-	__u64 end = duration > 0 ? kt_monotonic_ns() + (__u64)(duration * 1e9) : 0;
-	int n, err = 0, timeout;
-
-	while (!kt_stop && !(done && *done)) {
-		timeout = b->poll_ms ? (int)b->poll_ms : 100;
-		if (end) {
-			__u64 now = kt_monotonic_ns();
-
-			if (now >= end)
-				break;
-			if ((end - now) / 1000000 < (__u64)timeout)
-				timeout = (end - now) / 1000000 + 1;
-		}
-		n = b->ops->poll(b, timeout);
-		if (n < 0)
-			return n;
-		if (tick && (err = tick(ctx)))
-			return err;
-	}
-	/* Drain: whatever the kernel already produced is ours to deliver. */
-	do {
-		n = b->ops->poll(b, 0);
-		if (n < 0)
-			return n;
-		if (tick && (err = tick(ctx)))
-			return err;
-	} while (n > 0);
 	return 0;
 }

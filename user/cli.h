@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
-/* Options shared by the subcommands, and the run loop they share. */
+/* What the commands share: options (cli.c), the option loop (cmd_opts.h),
+ * the start and the report (live.c), the run loop (runloop.c). */
 #ifndef KT_CLI_H
 #define KT_CLI_H
 
@@ -10,7 +11,8 @@
 #include "kallsyms_file.h"
 #include "pipeline.h"
 
-/* Exit statuses: 0 ok, 1 runtime failure (or differences for compare), 2 usage. */
+/* Exit statuses: 0 ok, 1 run-time failure, 2 usage.  compare follows diff(1)
+ * instead: 0 same, 1 differences, 2 trouble (usage, set-up or run-time). */
 #define KT_EXIT_OK 0
 #define KT_EXIT_FAIL 1
 #define KT_EXIT_USAGE 2
@@ -86,28 +88,38 @@ void kt_install_signals(void);
  * drains what is left.  Returns 0 or the first error from emit/tick.
  */
 int kt_run(struct kt_backend *b, double duration, int (*tick)(void *ctx), void *ctx,
-	   volatile int *done);
+	   volatile sig_atomic_t *done);
+
+/* Poll b without waiting until it has nothing more, tick(ctx) after each
+ * batch (tick may be NULL): the end of every run loop.  0 or the first error. */
+int kt_drain(struct kt_backend *b, int (*tick)(void *ctx), void *ctx);
 
 /*
  * Enumerate what exists (user/snapshot.c) into the pipeline: the records are
  * marked snapshot and the symbol table learns them, so that live registers of
  * the same symbols are dropped; and the backend (b, may be NULL) adopts them,
- * so that it recognizes their deaths.  Prints an enumeration error; a sink's
- * error (-errno from kt_pipeline_emit) is returned for the caller to report.
+ * so that it recognizes their deaths.  Prints its error (the enumeration's or
+ * a sink's), once.
  */
 int kt_emit_snapshot(struct kt_pipeline *p, struct kt_backend *b);
 
 /*
  * What a live command does between opening the backend and running: add the
  * --kallsyms sink (kf), emit the snapshot unless --no-snapshot, flush every
- * sink, then print the 'ksymtap: ready' line.  Errors as kt_emit_snapshot();
- * the kallsyms file reports its own.
+ * sink, then print the 'ksymtap: ready' line.  Prints its error, once.
  */
 int kt_live_start(struct kt_common *c, struct kt_pipeline *p, struct kt_backend *b,
 		  struct kt_kallsyms_file *kf);
 /* The same, with ready_extra appended to the ready line. */
 int kt_live_start_ready(struct kt_common *c, struct kt_pipeline *p, struct kt_backend *b,
 			struct kt_kallsyms_file *kf, const char *ready_extra);
+
+/* The backend -b chose (kt_backend_open()) feeding p; prints its error. */
+int kt_open_backend(const struct kt_common *c, struct kt_pipeline *p, struct kt_backend **b);
+
+/* The one report of a run's failure: the line of the sink that failed (a
+ * write error, a full disk), or "doing: strerror(-err)". */
+void kt_report(const struct kt_pipeline *p, int err, const char *doing);
 
 int cmd_stream(int argc, char **argv);
 int cmd_snapshot(int argc, char **argv);

@@ -14,10 +14,12 @@
 #include <unistd.h>
 #include <sys/wait.h>
 #include "cli.h"
+#include "cmd_opts.h"
 #include "clock.h"
 #include "compare.h"
 #include "encode.h"
 #include "log.h"
+#include "spawn.h"
 #include "symtab.h"
 
 static const char compare_help[] =
@@ -31,7 +33,8 @@ static const char compare_help[] =
 	"'explained', each with its reason (docs/compare.md).\n"
 	"\n"
 	"Exit status: 0 if nothing is unexplained, 1 if something is (or records were\n"
-	"lost, so the comparison is incomplete), 2 on usage or set-up errors.\n"
+	"lost, so the comparison is incomplete), 2 on usage, set-up or run-time errors\n"
+	"(as diff(1)).\n"
 	"\n"
 	"Options:\n"
 	"  -d, --duration SEC   compare over SEC seconds\n"
@@ -74,19 +77,6 @@ static int collect(void *ctx, struct kt_record *r)
 	if (s->tab)
 		kt_symtab_apply(s->tab, r);
 	return kt_compare_add(s->cmp, r);
-}
-
-static pid_t spawn(char **argv)
-{
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		signal(SIGPIPE, SIG_DFL);
-		execvp(argv[0], argv);
-		fprintf(stderr, "ksymtap: error: cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	return pid;
 }
 
 static void describe(const struct kt_record *r, char *buf, size_t size)
@@ -196,15 +186,146 @@ static void print_json(const struct kt_compare *c, double secs, unsigned long lo
 	printf("]}\n");
 }
 
-/* Drain a backend completely; returns the first error. */
-static int drain(struct kt_backend *b)
+static void compare_usage(void)
 {
-	int n;
+	fputs(compare_help, stdout);
+}
 
-	do {
-		n = b->ops->poll(b, 0);
-	} while (n > 0);
-	return n < 0 ? n : 0;
+static int compare_opt(void *ctx, int opt, const char *arg)
+{
+	char *end;
+
+	switch (opt) {
+	case 'b':
+		kt_err("compare always runs both backends; drop --backend");
+		return -1;
+	case 'f':
+		if (!strcmp(arg, "raw")) {
+			kt_err("--format: the report is text or json");
+			return -1;
+		}
+		return 0;
+	case OPT_GRACE:
+		*(double *)ctx = strtod(arg, &end);
+		if (end == arg || *end || *(double *)ctx < 0) {
+			kt_err("--grace: '%s' is not a number of seconds", arg);
+			return -1;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+/* One comparison: both backends, the window, CMD. */
+struct run {
+	struct kt_backend *bpf, *nat;
+	struct side sides[2]; /* [0] native, [1] bpf */
+	struct kt_compare cmp;
+	double grace;
+	char **cmd; /* CMD and its arguments, or NULL */
+	pid_t child;
+	__s64 off; /* perf clock - CLOCK_MONOTONIC */
+	__u64 t0, t1; /* the window, on perf's clock */
+};
+
+/* Open both backends; what each queued before the window is drained. */
+static int compare_open(struct run *r, const struct kt_common *c)
+{
+	char why[256], sources[128];
+	int err;
+
+	/* bpf first: its own attach makes trampolines the native side must not
+	 * see, since the bpf side cannot see those it makes before ksym_add. */
+	err = kt_bpf_backend.open(&r->bpf, &c->bo, collect, &r->sides[1], why, sizeof(why));
+	if (err) {
+		kt_err("bpf backend: %s", why);
+		return err;
+	}
+	err = kt_native_backend.open(&r->nat, &c->bo, collect, &r->sides[0], why, sizeof(why));
+	if (err) {
+		kt_err("native backend: %s", why);
+		return err;
+	}
+	if (kt_perf_clock_offset(&r->off))
+		kt_warn("perf clock unavailable; the window edges are approximate");
+	err = kt_drain(r->bpf, NULL, NULL);
+	if (!err)
+		err = kt_drain(r->nat, NULL, NULL);
+	if (err) {
+		kt_err("compare: %s", strerror(-err));
+		return err;
+	}
+	r->bpf->ops->describe(r->bpf, sources, sizeof(sources));
+	kt_info("ready: comparing bpf (sources: %s) with native", sources);
+	return 0;
+}
+
+/* Collect until SIGINT/SIGTERM, the duration, or CMD's end plus the grace
+ * period; then drain both: the rings hold everything up to t1 by then. */
+static int compare_window(struct run *r, double duration)
+{
+	__u64 start = kt_monotonic_ns(), until = 0;
+	int err, status;
+
+	r->t0 = start + r->off;
+	if (r->cmd) {
+		err = kt_spawn(r->cmd, false, &r->child);
+		if (err) {
+			kt_err("cannot run '%s': %s", r->cmd[0], strerror(-err));
+			r->child = -1;
+			return err;
+		}
+	}
+	while (!kt_stop) {
+		struct pollfd pfd[2] = { { .fd = r->bpf->ops->fd(r->bpf), .events = POLLIN },
+					 { .fd = r->nat->ops->fd(r->nat), .events = POLLIN } };
+
+		if (duration > 0 && kt_monotonic_ns() - start >= (__u64)(duration * 1e9))
+			break;
+		if (until && kt_monotonic_ns() >= until)
+			break;
+		if (r->child > 0 && waitpid(r->child, &status, WNOHANG) == r->child) {
+			if (!WIFEXITED(status) || WEXITSTATUS(status))
+				kt_warn("%s exited with status %d", r->cmd[0],
+					kt_wait_status(status));
+			r->child = -1;
+			until = kt_monotonic_ns() + (__u64)(r->grace * 1e9);
+		}
+		poll(pfd, 2, r->bpf->poll_ms ? (int)r->bpf->poll_ms : 100);
+		if ((err = r->bpf->ops->poll(r->bpf, 0)) < 0 ||
+		    (err = r->nat->ops->poll(r->nat, 0)) < 0)
+			goto fail;
+	}
+	r->t1 = kt_monotonic_ns() + r->off;
+	err = kt_drain(r->bpf, NULL, NULL);
+	if (!err)
+		err = kt_drain(r->nat, NULL, NULL);
+	if (!err)
+		return 0;
+fail:
+	kt_err("compare: %s", strerror(-err));
+	return err;
+}
+
+/* Match, print; the exit status (diff's: 0 same, 1 differences). */
+static int compare_report(struct run *r, enum kt_format fmt)
+{
+	unsigned long long lost[2] = { r->sides[0].lost, r->sides[1].lost };
+	int err = kt_compare_run(&r->cmp, r->t0, r->t1);
+	bool ok;
+
+	if (err) {
+		kt_err("compare: %s", strerror(-err));
+		return KT_EXIT_USAGE;
+	}
+	ok = !r->cmp.count[KT_CMP_ONLY_NATIVE] && !r->cmp.count[KT_CMP_ONLY_BPF] &&
+	     !r->cmp.count[KT_CMP_MISMATCH] && !lost[0] && !lost[1];
+	if (fmt == KT_FMT_JSON)
+		print_json(&r->cmp, (r->t1 - r->t0) / 1e9, lost, ok);
+	else
+		print_text(&r->cmp, (r->t1 - r->t0) / 1e9, lost);
+	fflush(stdout);
+	return ok ? KT_EXIT_OK : KT_EXIT_FAIL;
 }
 
 int cmd_compare(int argc, char **argv)
@@ -212,148 +333,51 @@ int cmd_compare(int argc, char **argv)
 	static const struct option longopts[] = { KT_COMMON_LONGOPTS,
 						  { "grace", required_argument, NULL, OPT_GRACE },
 						  { NULL, 0, NULL, 0 } };
-	struct kt_backend *bpf = NULL, *nat = NULL;
-	struct side sides[2] = { { .origin = KT_ORIGIN_NATIVE }, { .origin = KT_ORIGIN_BPF } };
-	unsigned long long lost[2];
-	struct kt_compare cmp;
+	struct run r = { .sides = { { .origin = KT_ORIGIN_NATIVE }, { .origin = KT_ORIGIN_BPF } },
+			 .grace = 1.0,
+			 .child = -1 };
+	/* CMD's own options stay its own. */
+	const struct kt_cmd cmd = {
+		.name = "compare",
+		.shortopts = KT_COMMON_SHORTOPTS,
+		.longopts = longopts,
+		.args = KT_ARGS_CMD_AFTER_DASHDASH,
+		.help = compare_usage,
+		.opt = compare_opt,
+		.ctx = &r.grace,
+	};
 	struct kt_common c;
-	char why[256], sources[128];
-	__s64 off = 0;
-	__u64 t0, t1, start, until = 0;
-	double grace = 1.0;
-	char *end;
-	pid_t child = -1;
-	int opt, r, err, status, ret = KT_EXIT_USAGE;
-	bool ok;
+	int first, ret;
 
 	kt_common_init(&c);
-	/* '+': stop at the first non-option, so CMD's own options stay its own. */
-	while ((opt = getopt_long(argc, argv, "+" KT_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
-		r = kt_common_opt(&c, opt, optarg);
-		if (r < 0)
-			return KT_EXIT_USAGE;
-		if (r) {
-			if (opt == 'b') {
-				kt_err("compare always runs both backends; drop --backend");
-				return KT_EXIT_USAGE;
-			}
-			if (opt == 'f' && c.fmt == KT_FMT_RAW) {
-				kt_err("--format: the report is text or json");
-				return KT_EXIT_USAGE;
-			}
-			continue;
-		}
-		if (opt == OPT_GRACE) {
-			grace = strtod(optarg, &end);
-			if (end == optarg || *end || grace < 0) {
-				kt_err("--grace: '%s' is not a number of seconds", optarg);
-				return KT_EXIT_USAGE;
-			}
-			continue;
-		}
-		if (opt == 'h') {
-			printf("%s", compare_help);
-			return KT_EXIT_OK;
-		}
-		fprintf(stderr, "Try 'ksymtap compare --help'.\n");
-		return KT_EXIT_USAGE;
-	}
-	if (optind < argc && strcmp(argv[optind - 1], "--")) {
-		kt_err("unexpected argument '%s' (a command goes after --)", argv[optind]);
-		return KT_EXIT_USAGE;
-	}
-	kt_compare_init(&cmp, sysconf(_SC_PAGESIZE));
-	sides[0].cmp = sides[1].cmp = &cmp;
-	sides[1].tab = kt_symtab_new();
-	if (!sides[1].tab) {
+	first = kt_cmd_parse(&cmd, &c, argc, argv, &ret);
+	if (first < 0)
+		return ret;
+	r.cmd = first < argc ? argv + first : NULL;
+	kt_compare_init(&r.cmp, sysconf(_SC_PAGESIZE));
+	r.sides[0].cmp = r.sides[1].cmp = &r.cmp;
+	r.sides[1].tab = kt_symtab_new();
+	if (!r.sides[1].tab) {
 		kt_err("out of memory");
 		return KT_EXIT_USAGE;
 	}
 	kt_install_signals();
-
-	/* bpf first: its own attach makes trampolines the native side must not
-	 * see, since the bpf side cannot see those it makes before ksym_add. */
-	err = kt_bpf_backend.open(&bpf, &c.bo, collect, &sides[1], why, sizeof(why));
-	if (err) {
-		kt_err("bpf backend: %s", why);
-		goto out;
-	}
-	err = kt_native_backend.open(&nat, &c.bo, collect, &sides[0], why, sizeof(why));
-	if (err) {
-		kt_err("native backend: %s", why);
-		goto out;
-	}
-	if (kt_perf_clock_offset(&off))
-		kt_warn("perf clock unavailable; the window edges are approximate");
-	/* Whatever was already queued belongs to before the window. */
-	if ((err = drain(bpf)) || (err = drain(nat)))
-		goto runtime;
-	start = kt_monotonic_ns();
-	t0 = start + off;
-	bpf->ops->describe(bpf, sources, sizeof(sources));
-	kt_info("ready: comparing bpf (sources: %s) with native", sources);
-	if (optind < argc) {
-		child = spawn(argv + optind);
-		if (child < 0) {
-			kt_err("fork: %s", strerror(errno));
-			goto out;
-		}
-	}
-
-	while (!kt_stop) {
-		struct pollfd pfd[2] = { { .fd = bpf->ops->fd(bpf), .events = POLLIN },
-					 { .fd = nat->ops->fd(nat), .events = POLLIN } };
-
-		if (c.duration > 0 && kt_monotonic_ns() - start >= (__u64)(c.duration * 1e9))
-			break;
-		if (until && kt_monotonic_ns() >= until)
-			break;
-		if (child > 0 && waitpid(child, &status, WNOHANG) == child) {
-			if (!WIFEXITED(status) || WEXITSTATUS(status))
-				kt_warn("%s exited with status %d", argv[optind],
-					WIFEXITED(status) ? WEXITSTATUS(status) :
-							    128 + WTERMSIG(status));
-			child = -1;
-			until = kt_monotonic_ns() + (__u64)(grace * 1e9);
-		}
-		poll(pfd, 2, bpf->poll_ms ? (int)bpf->poll_ms : 100);
-		if ((err = bpf->ops->poll(bpf, 0)) < 0 || (err = nat->ops->poll(nat, 0)) < 0)
-			goto runtime;
-	}
-	t1 = kt_monotonic_ns() + off;
-	/* Both rings hold everything up to t1 by now; take it all. */
-	if ((err = drain(bpf)) || (err = drain(nat)))
-		goto runtime;
-	nat->ops->close(nat);
-	nat = NULL;
-
-	err = kt_compare_run(&cmp, t0, t1);
-	if (err)
-		goto runtime;
-	lost[0] = sides[0].lost;
-	lost[1] = sides[1].lost;
-	ok = !cmp.count[KT_CMP_ONLY_NATIVE] && !cmp.count[KT_CMP_ONLY_BPF] &&
-	     !cmp.count[KT_CMP_MISMATCH] && !lost[0] && !lost[1];
-	if (c.fmt == KT_FMT_JSON)
-		print_json(&cmp, (t1 - t0) / 1e9, lost, ok);
-	else
-		print_text(&cmp, (t1 - t0) / 1e9, lost);
-	fflush(stdout);
-	ret = ok ? KT_EXIT_OK : KT_EXIT_FAIL;
-	goto out;
-runtime:
-	kt_err("compare: %s", strerror(-err));
+	/* Trouble (2) unless the report ran, as diff(1) has it. */
 	ret = KT_EXIT_USAGE;
-out:
-	if (child > 0) {
-		kill(child, SIGTERM);
-		waitpid(child, NULL, 0);
+	if (!compare_open(&r, &c) && !compare_window(&r, c.duration)) {
+		r.nat->ops->close(r.nat);
+		r.nat = NULL;
+		ret = compare_report(&r, c.fmt);
 	}
-	if (nat)
-		nat->ops->close(nat);
-	if (bpf)
-		bpf->ops->close(bpf);
-	kt_compare_fini(&cmp);
-	kt_symtab_free(sides[1].tab);
+	if (r.child > 0) {
+		kill(r.child, SIGTERM);
+		waitpid(r.child, NULL, 0);
+	}
+	if (r.nat)
+		r.nat->ops->close(r.nat);
+	if (r.bpf)
+		r.bpf->ops->close(r.bpf);
+	kt_compare_fini(&r.cmp);
+	kt_symtab_free(r.sides[1].tab);
 	return ret;
 }

@@ -11,7 +11,9 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include "cli.h"
+#include "cmd_opts.h"
 #include "log.h"
+#include "spawn.h"
 #include "perf_data.h"
 #include "pipeline.h"
 
@@ -54,7 +56,7 @@ static const char record_examples[] =
 	"  perf record -a -o app.data & ksymtap record -o ksym.data\n"
 	"                                              beside perf: same clock\n";
 
-static volatile int child_done;
+static volatile sig_atomic_t child_done;
 
 static void on_child(int sig)
 {
@@ -62,52 +64,15 @@ static void on_child(int sig)
 	child_done = 1;
 }
 
-/*
- * Run CMD; the exec result comes back through a close-on-exec pipe, so a CMD
- * that cannot run is one error here rather than a child's message.
- */
+/* CMD's end, for kt_run()'s done flag. */
 static int start_child(char **argv, bool stdout_is_data, pid_t *pid)
 {
 	struct sigaction sa = { .sa_handler = on_child, .sa_flags = SA_NOCLDSTOP };
-	int p[2], child_err = 0;
-	ssize_t n;
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGCHLD, &sa, NULL);
-	if (pipe2(p, O_CLOEXEC))
-		return -errno;
-	*pid = fork();
-	if (*pid < 0) {
-		close(p[0]);
-		close(p[1]);
-		return -errno;
-	}
-	if (!*pid) {
-		/* kt_install_signals() ignores SIGPIPE; CMD must not inherit that. */
-		signal(SIGPIPE, SIG_DFL);
-		signal(SIGCHLD, SIG_DFL);
-		close(p[0]);
-		/* With -o -, stdout carries perf.data: CMD's output goes to stderr. */
-		if (stdout_is_data && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
-			_exit(127);
-		execvp(argv[0], argv);
-		child_err = errno;
-		/* Nothing to do if this fails: the parent then sees CMD exit 127. */
-		if (write(p[1], &child_err, sizeof(child_err)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(p[1]);
-	do
-		n = read(p[0], &child_err, sizeof(child_err));
-	while (n < 0 && errno == EINTR);
-	close(p[0]);
-	if (n == sizeof(child_err)) {
-		waitpid(*pid, NULL, 0);
-		*pid = 0;
-		return -child_err;
-	}
-	return 0;
+	/* With -o -, stdout carries perf.data: CMD's output goes to stderr. */
+	return kt_spawn(argv, stdout_is_data, pid);
 }
 
 /* CMD's exit status as a shell reports it; 0 if the recording ended first
@@ -122,11 +87,7 @@ static int reap_child(pid_t pid)
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
 			return KT_EXIT_FAIL;
-	if (ours)
-		return KT_EXIT_OK;
-	if (WIFEXITED(st))
-		return WEXITSTATUS(st);
-	return 128 + WTERMSIG(st);
+	return ours ? KT_EXIT_OK : kt_wait_status(st);
 }
 
 static int open_output(const char *path, int *fd, bool *pipe)
@@ -147,6 +108,93 @@ static int open_output(const char *path, int *fd, bool *pipe)
 	return 0;
 }
 
+static void record_usage(void)
+{
+	fputs(record_help, stdout);
+	kt_print_common_help("-f,");
+	fputs(record_examples, stdout);
+}
+
+static int record_opt(void *ctx, int opt, const char *arg)
+{
+	if (opt == 'o') {
+		*(const char **)ctx = arg;
+		return 1;
+	}
+	if (opt == 'f') {
+		kt_err("--format: record always writes perf.data (-f is for stream)");
+		return -1;
+	}
+	return 0;
+}
+
+/* The output: -o's path, its fd and the perf.data writer on it. */
+struct rec_out {
+	const char *path, *what; /* what: for messages, "stdout" for -o - */
+	int fd;
+	bool pipe; /* perf's pipe format (not seekable) */
+	struct kt_perf_data pd;
+};
+
+static int record_open(struct rec_out *o)
+{
+	int err;
+
+	if (!o->path) {
+		kt_err("record: -o FILE or -o - is required (try 'ksymtap record --help')");
+		return KT_EXIT_USAGE;
+	}
+	if (!strcmp(o->path, "-") && isatty(STDOUT_FILENO)) {
+		kt_err("record: -o - writes binary perf.data; pipe it or redirect stdout");
+		return KT_EXIT_USAGE;
+	}
+	o->what = strcmp(o->path, "-") ? o->path : "stdout";
+	err = open_output(o->path, &o->fd, &o->pipe);
+	if (err) {
+		kt_err("cannot create %s: %s", o->path, strerror(-err));
+		return KT_EXIT_FAIL;
+	}
+	err = kt_perf_data_open(&o->pd, o->fd, o->pipe, o->what);
+	if (err) {
+		kt_err("writing %s: %s", o->what, strerror(-err));
+		if (o->fd != STDOUT_FILENO)
+			close(o->fd);
+		return KT_EXIT_FAIL;
+	}
+	return KT_EXIT_OK;
+}
+
+/* Finish the file (header patched, features written) and say how it went,
+ * once: err is the run's error, status what the run decided so far. */
+static int record_close(struct rec_out *o, int err, int status)
+{
+	/* An output error is sticky in pd, so close() returns it again rather
+	 * than trying to write more. */
+	if (!err || o->pd.err)
+		err = kt_perf_data_close(&o->pd);
+	else
+		kt_perf_data_close(&o->pd);
+	if (err && status == KT_EXIT_OK) {
+		if (o->pd.err && o->pipe)
+			kt_err("writing %s: %s (after %llu records)", o->what, strerror(-err),
+			       o->pd.records);
+		else if (o->pd.err)
+			kt_err("writing %s: %s; it holds the %llu records written before", o->what,
+			       strerror(-err), o->pd.records);
+		else
+			kt_err("recording stopped: %s", strerror(-err));
+		status = KT_EXIT_FAIL;
+	} else if (status == KT_EXIT_OK) {
+		kt_info("wrote %llu records to %s", o->pd.records, o->what);
+	}
+	if (o->fd != STDOUT_FILENO && close(o->fd) && status == KT_EXIT_OK) {
+		kt_err("writing %s: %s", o->what, strerror(errno));
+		status = KT_EXIT_FAIL;
+	}
+	return status;
+}
+
+/* Over 60 lines with its option table: parse, open, start, run, close. */
 int cmd_record(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -155,115 +203,60 @@ int cmd_record(int argc, char **argv)
 		KT_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *path = NULL, *what;
+	struct rec_out o = { .path = NULL };
 	struct kt_backend *b = NULL;
-	struct kt_perf_data pd;
 	struct kt_pipeline p;
 	struct kt_common c;
-	int opt, err, r, fd, status = KT_EXIT_OK;
+	/* CMD's own options stay its own (perf record does so). */
+	const struct kt_cmd cmd = {
+		.name = "record",
+		.shortopts = "o:" KT_COMMON_SHORTOPTS,
+		.longopts = longopts,
+		.args = KT_ARGS_CMD,
+		.help = record_usage,
+		.opt = record_opt,
+		.ctx = &o.path,
+	};
+	int err, first, status;
 	pid_t child = 0;
-	bool pipe_fmt = false;
 
 	kt_common_init(&c);
-	/* '+': stop at CMD, so its own options stay its own (perf record does so). */
-	while ((opt = getopt_long(argc, argv, "+o:" KT_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
-		if (opt == 'o') {
-			path = optarg;
-			continue;
-		}
-		if (opt == 'f') {
-			kt_err("--format: record always writes perf.data (-f is for stream)");
-			return KT_EXIT_USAGE;
-		}
-		r = kt_common_opt(&c, opt, optarg);
-		if (r < 0)
-			return KT_EXIT_USAGE;
-		if (r)
-			continue;
-		if (opt == 'h') {
-			fputs(record_help, stdout);
-			kt_print_common_help("-f,");
-			fputs(record_examples, stdout);
-			return KT_EXIT_OK;
-		}
-		fprintf(stderr, "Try 'ksymtap record --help'.\n");
-		return KT_EXIT_USAGE;
-	}
-	if (!path) {
-		kt_err("record: -o FILE or -o - is required (try 'ksymtap record --help')");
-		return KT_EXIT_USAGE;
-	}
-	if (!strcmp(path, "-") && isatty(STDOUT_FILENO)) {
-		kt_err("record: -o - writes binary perf.data; pipe it or redirect stdout");
-		return KT_EXIT_USAGE;
-	}
-	what = strcmp(path, "-") ? path : "stdout";
-	err = open_output(path, &fd, &pipe_fmt);
-	if (err) {
-		kt_err("cannot create %s: %s", path, strerror(-err));
-		return KT_EXIT_FAIL;
-	}
-	err = kt_perf_data_open(&pd, fd, pipe_fmt, what);
-	if (err) {
-		kt_err("writing %s: %s", what, strerror(-err));
-		return KT_EXIT_FAIL;
-	}
-	if (kt_pipeline_init(&p) || kt_pipeline_add_sink(&p, &pd.sink)) {
+	first = kt_cmd_parse(&cmd, &c, argc, argv, &status);
+	if (first < 0)
+		return status;
+	status = record_open(&o);
+	if (status != KT_EXIT_OK)
+		return status;
+	if (kt_pipeline_init(&p) || kt_pipeline_add_sink(&p, &o.pd.sink)) {
 		kt_err("out of memory");
-		return KT_EXIT_FAIL;
+		return record_close(&o, -ENOMEM, KT_EXIT_FAIL);
 	}
 	kt_install_signals();
-	err = kt_backend_open(c.backend, &c.bo, kt_pipeline_emit, &p, &b);
+	err = kt_open_backend(&c, &p, &b);
 	if (err) {
-		kt_perf_data_close(&pd);
 		kt_pipeline_fini(&p);
-		return KT_EXIT_FAIL;
+		return record_close(&o, err, KT_EXIT_FAIL);
 	}
 	/* The snapshot at time 0, before the live records (no gap, no
 	 * duplicate: docs/snapshot.md), then the ready line. */
 	err = kt_live_start(&c, &p, b, NULL);
-	/* An enumeration error was reported where it was decided; a write
-	 * error (pd.err) is reported below, with what the file holds. */
-	if (err && !pd.err)
-		status = KT_EXIT_FAIL;
-
-	if (!err && optind < argc) {
-		err = start_child(argv + optind, fd == STDOUT_FILENO, &child);
+	if (err)
+		status = KT_EXIT_FAIL; /* reported */
+	if (!err && first < argc) {
+		err = start_child(argv + first, o.fd == STDOUT_FILENO, &child);
 		if (err) {
-			kt_err("cannot run '%s': %s", argv[optind], strerror(-err));
+			kt_err("cannot run '%s': %s", argv[first], strerror(-err));
 			status = KT_EXIT_FAIL;
 		}
 	}
-	if (!err && status == KT_EXIT_OK)
+	if (!err)
 		err = kt_run(b, c.duration, kt_pipeline_tick, &p, child ? &child_done : NULL);
 	b->ops->close(b);
-	/* Reported once, here: an output error is sticky in pd, so close()
-	 * returns it again rather than trying to write more. */
-	if (!err || pd.err)
-		err = kt_perf_data_close(&pd);
-	else
-		kt_perf_data_close(&pd);
-	if (err && status == KT_EXIT_OK) {
-		if (pd.err && pipe_fmt)
-			kt_err("writing %s: %s (after %llu records)", what, strerror(-err),
-			       pd.records);
-		else if (pd.err)
-			kt_err("writing %s: %s; it holds the %llu records written before", what,
-			       strerror(-err), pd.records);
-		else
-			kt_err("recording stopped: %s", strerror(-err));
-		status = KT_EXIT_FAIL;
-	} else if (status == KT_EXIT_OK) {
-		kt_info("wrote %llu records to %s", pd.records, what);
-	}
+	status = record_close(&o, err, status);
 	if (child) {
-		r = reap_child(child);
+		err = reap_child(child);
 		if (status == KT_EXIT_OK)
-			status = r;
-	}
-	if (fd != STDOUT_FILENO && close(fd) && status == KT_EXIT_OK) {
-		kt_err("writing %s: %s", what, strerror(errno));
-		status = KT_EXIT_FAIL;
+			status = err;
 	}
 	kt_pipeline_fini(&p);
 	return status;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <sys/epoll.h>
 #include "cli.h"
+#include "cmd_opts.h"
 #include "clock.h"
 #include "log.h"
 #include "metrics.h"
@@ -105,12 +106,16 @@ static int parse_group(const char *s, gid_t *gid)
 	return -ENOENT;
 }
 
-static int serve_opt(struct serve_cfg *cfg, int opt, const char *arg)
+static int serve_opt(void *ctx, int opt, const char *arg)
 {
+	struct serve_cfg *cfg = ctx;
 	unsigned long long v;
 	char *end;
 
 	switch (opt) {
+	case 'f':
+		kt_err("serve: each client picks its format in the handshake (docs/serve.md)");
+		return -1;
 	case 's':
 		cfg->so.path = arg;
 		return 1;
@@ -176,7 +181,8 @@ static void write_metrics(const struct serve_cfg *cfg, struct kt_backend *b, str
 	struct kt_metrics m = {
 		.backend = b->ops->name,
 		.p = p,
-		.backend_lost = b->ops->dropped ? b->ops->dropped(b) : 0,
+		.ringbuf_lost = b->ops->dropped ? b->ops->dropped(b, false) : 0,
+		.native_lost = b->ops->dropped ? b->ops->dropped(b, true) : 0,
 		.has_hooks = b->ops->hooks != NULL,
 		.hooks = b->ops->hooks ? b->ops->hooks(b) : 0,
 		.serve = &st,
@@ -220,8 +226,7 @@ static int serve_loop(const struct serve_cfg *cfg, const struct kt_common *c, st
 		/* 100 ms: handshake deadlines and the attribution walk's slices. */
 		n = epoll_pwait(epfd, evs, 64, b->poll_ms ? (int)b->poll_ms : 100, waitmask);
 		if (n < 0 && errno != EINTR) {
-			err = -errno;
-			kt_err("epoll_pwait: %s", strerror(errno));
+			err = -errno; /* reported by the caller */
 			break;
 		}
 		for (i = 0; i < n; i++)
@@ -241,14 +246,9 @@ static int serve_loop(const struct serve_cfg *cfg, const struct kt_common *c, st
 		return err;
 	/* Stop accepting first: the socket file is gone as soon as we stop. */
 	kt_server_stop_accepting(s);
-	do {
-		n = b->ops->poll(b, 0);
-		if (n < 0)
-			return n;
-		err = kt_pipeline_tick(p);
-		if (err)
-			return err;
-	} while (n > 0);
+	err = kt_drain(b, kt_pipeline_tick, p);
+	if (err)
+		return err;
 	/* The last flush is not put off (the --kallsyms file). */
 	err = kt_pipeline_flush(p);
 	if (err)
@@ -259,6 +259,60 @@ static int serve_loop(const struct serve_cfg *cfg, const struct kt_common *c, st
 	return 0;
 }
 
+static void serve_usage(void)
+{
+	fputs(serve_help, stdout);
+	kt_print_common_help("-f,");
+	printf("%s%s", kt_live_help, serve_examples);
+}
+
+/* SIGINT and SIGTERM are let in only while epoll_pwait() waits (waitmask),
+ * so a signal never falls between the kt_stop check and the wait. */
+static void block_signals(sigset_t *waitmask)
+{
+	sigset_t block;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, waitmask);
+	sigdelset(waitmask, SIGINT);
+	sigdelset(waitmask, SIGTERM);
+}
+
+/* The epoll set, the socket, then the backend; prints its error. */
+static int serve_open(const struct serve_cfg *cfg, struct kt_common *c, struct kt_pipeline *p,
+		      int *epfd, struct kt_server **s, struct kt_backend **b)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = NULL };
+	char why[300];
+	int err;
+
+	*epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (*epfd < 0) {
+		err = -errno;
+		kt_err("epoll_create1: %s", strerror(-err));
+		return err;
+	}
+	/* The socket before the backend: a live daemon on the path is the
+	 * likelier failure, and loading BPF programs for nothing is slow. */
+	err = kt_server_open(s, &cfg->so, p, *epfd, why, sizeof(why));
+	if (err) {
+		kt_err("%s", why);
+		return err;
+	}
+	err = kt_open_backend(c, p, b);
+	if (err)
+		return err;
+	if (epoll_ctl(*epfd, EPOLL_CTL_ADD, (*b)->ops->fd(*b), &ev)) {
+		err = -errno;
+		kt_err("epoll_ctl: %s", strerror(-err));
+		return err;
+	}
+	return 0;
+}
+
+/* Over 60 lines with its option table: parse, open, start, loop, close. */
 int cmd_serve(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -277,42 +331,27 @@ int cmd_serve(int argc, char **argv)
 		.so = { .gid = (gid_t)-1, .queue = 4 << 20, .max_clients = 64 },
 		.metrics_interval = 5,
 	};
-	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = NULL };
 	struct kt_server *s = NULL;
 	struct kt_backend *b = NULL;
 	struct kt_common c;
 	struct kt_pipeline p;
 	struct kt_kallsyms_file kf = { .err = 0 };
-	sigset_t block, waitmask;
+	sigset_t waitmask;
 	char extra[300];
-	int opt, r, err, epfd = -1, ret = KT_EXIT_FAIL;
+	int err, epfd = -1, ret;
+	const struct kt_cmd cmd = {
+		.name = "serve",
+		.shortopts = KT_COMMON_SHORTOPTS "s:",
+		.longopts = longopts,
+		.help = serve_usage,
+		.opt = serve_opt,
+		.ctx = &cfg,
+	};
 
 	kt_common_init(&c);
-	while ((opt = getopt_long(argc, argv, KT_COMMON_SHORTOPTS "s:", longopts, NULL)) != -1) {
-		if (opt == 'f') {
-			kt_err("serve: each client picks its format in the handshake (docs/serve.md)");
-			return KT_EXIT_USAGE;
-		}
-		r = kt_common_opt(&c, opt, optarg);
-		if (!r)
-			r = serve_opt(&cfg, opt, optarg);
-		if (r < 0)
-			return KT_EXIT_USAGE;
-		if (r)
-			continue;
-		if (opt == 'h') {
-			fputs(serve_help, stdout);
-			kt_print_common_help("-f,");
-			printf("%s%s", kt_live_help, serve_examples);
-			return KT_EXIT_OK;
-		}
-		fprintf(stderr, "Try 'ksymtap serve --help'.\n");
-		return KT_EXIT_USAGE;
-	}
-	if (optind < argc) {
-		kt_err("unexpected argument '%s' (try 'ksymtap serve --help')", argv[optind]);
-		return KT_EXIT_USAGE;
-	}
+	if (kt_cmd_parse(&cmd, &c, argc, argv, &ret) < 0)
+		return ret;
+	ret = KT_EXIT_FAIL;
 	if (!cfg.so.path) {
 		kt_err("serve: --socket PATH is required");
 		return KT_EXIT_USAGE;
@@ -322,28 +361,9 @@ int cmd_serve(int argc, char **argv)
 		return KT_EXIT_FAIL;
 	}
 	kt_install_signals();
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigprocmask(SIG_BLOCK, &block, &waitmask);
-	sigdelset(&waitmask, SIGINT);
-	sigdelset(&waitmask, SIGTERM);
-
-	epfd = epoll_create1(EPOLL_CLOEXEC);
-	if (epfd < 0) {
-		kt_err("epoll_create1: %s", strerror(errno));
+	block_signals(&waitmask);
+	if (serve_open(&cfg, &c, &p, &epfd, &s, &b))
 		goto out;
-	}
-	/* The socket before the backend: a live daemon on the path is the
-	 * likelier failure, and loading BPF programs for nothing is slow. */
-	if (kt_server_open(&s, &cfg.so, &p, epfd))
-		goto out;
-	if (kt_backend_open(c.backend, &c.bo, kt_pipeline_emit, &p, &b))
-		goto out;
-	if (epoll_ctl(epfd, EPOLL_CTL_ADD, b->ops->fd(b), &ev)) {
-		kt_err("epoll_ctl: %s", strerror(errno));
-		goto out;
-	}
 	/* The snapshot goes into the table before any client can connect, so
 	 * every client's first walk includes it. */
 	snprintf(extra, sizeof(extra), "; serving %s", cfg.so.path);
@@ -351,7 +371,7 @@ int cmd_serve(int argc, char **argv)
 		goto out;
 	err = serve_loop(&cfg, &c, b, &p, s, epfd, &waitmask);
 	if (err)
-		kt_err("serve: %s", strerror(-err));
+		kt_report(&p, err, "serve");
 	else
 		ret = KT_EXIT_OK;
 out:

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
+#include "cmd_opts.h"
 #include "log.h"
 #include "output.h"
 #include "pipeline.h"
@@ -37,6 +38,11 @@ static const char snapshot_help[] =
 	"  ksymtap snapshot                     perf script style lines\n"
 	"  ksymtap snapshot -f json | jq -r 'select(.kind==\"ksymbol\") | .name'\n";
 
+static void snapshot_usage(void)
+{
+	fputs(snapshot_help, stdout);
+}
+
 int cmd_snapshot(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -46,41 +52,37 @@ int cmd_snapshot(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static const struct kt_cmd cmd = {
+		.name = "snapshot",
+		.shortopts = "f:vh",
+		.longopts = longopts,
+		.help = snapshot_usage,
+	};
 	struct kt_kallsyms_file kf;
 	struct kt_output_sink out;
 	struct kt_pipeline p;
 	struct kt_common c;
-	int opt, err, r;
+	int err, status;
 
 	kt_common_init(&c);
-	while ((opt = getopt_long(argc, argv, "f:vh", longopts, NULL)) != -1) {
-		r = kt_common_opt(&c, opt, optarg);
-		if (r < 0)
-			return KT_EXIT_USAGE;
-		if (r)
-			continue;
-		if (opt == 'h') {
-			printf("%s", snapshot_help);
-			return KT_EXIT_OK;
-		}
-		fprintf(stderr, "Try 'ksymtap snapshot --help'.\n");
-		return KT_EXIT_USAGE;
-	}
-	if (optind < argc) {
-		kt_err("unexpected argument '%s' (try 'ksymtap snapshot --help')", argv[optind]);
-		return KT_EXIT_USAGE;
-	}
-	if (kt_stdout_pipeline(&p, &out, c.fmt))
+	if (kt_cmd_parse(&cmd, &c, argc, argv, &status) < 0)
+		return status;
+	if (kt_stdout_pipeline(&p, &out, c.fmt)) {
+		kt_err("out of memory");
 		return KT_EXIT_FAIL;
+	}
 	signal(SIGPIPE, SIG_IGN);
 	err = kt_emit_snapshot(&p, NULL);
-	if (!err)
+	if (!err) {
 		err = kt_pipeline_flush(&p);
-	if (err && out.out.err)
-		kt_err("writing to %s: %s", out.out.what, strerror(-out.out.err));
+		if (err)
+			kt_report(&p, err, "snapshot");
+	}
 	if (!err && c.kallsyms) {
 		kt_kallsyms_file_init(&kf, c.kallsyms, p.tab);
 		err = kt_kallsyms_file_sync(&kf);
+		if (err)
+			kt_err("%s", kf.sink.why);
 	}
 	kt_output_fini(&out.out);
 	kt_pipeline_fini(&p);

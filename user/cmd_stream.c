@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
+#include "cmd_opts.h"
 #include "log.h"
 #include "output.h"
 #include "pipeline.h"
@@ -38,61 +39,51 @@ static const char stream_examples[] =
 	"  ksymtap --kallsyms /run/ksyms > /dev/null\n"
 	"                                   keep /run/ksyms for perf report --kallsyms\n";
 
+static void stream_usage(void)
+{
+	printf("%s%s%s%s", stream_help, kt_common_help, kt_live_help, stream_examples);
+}
+
 int cmd_stream(int argc, char **argv)
 {
 	static const struct option longopts[] = { KT_COMMON_LONGOPTS,
 						  KT_LIVE_LONGOPTS,
 						  { NULL, 0, NULL, 0 } };
+	static const struct kt_cmd cmd = {
+		.name = "stream",
+		.shortopts = KT_COMMON_SHORTOPTS,
+		.longopts = longopts,
+		.help = stream_usage,
+	};
 	struct kt_common c;
 	struct kt_pipeline p;
 	struct kt_output_sink out;
 	struct kt_kallsyms_file kf = { .err = 0 };
 	struct kt_backend *b = NULL;
-	int opt, err, r;
+	int err, status;
 
 	kt_common_init(&c);
-	while ((opt = getopt_long(argc, argv, KT_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
-		r = kt_common_opt(&c, opt, optarg);
-		if (r < 0)
-			return KT_EXIT_USAGE;
-		if (r)
-			continue;
-		if (opt == 'h') {
-			printf("%s%s%s%s", stream_help, kt_common_help, kt_live_help,
-			       stream_examples);
-			return KT_EXIT_OK;
-		}
-		fprintf(stderr, "Try 'ksymtap stream --help'.\n");
-		return KT_EXIT_USAGE;
-	}
-	if (optind < argc) {
-		kt_err("unexpected argument '%s' (try 'ksymtap --help')", argv[optind]);
-		return KT_EXIT_USAGE;
-	}
-	if (kt_stdout_pipeline(&p, &out, c.fmt))
+	if (kt_cmd_parse(&cmd, &c, argc, argv, &status) < 0)
+		return status;
+	if (kt_stdout_pipeline(&p, &out, c.fmt)) {
+		kt_err("out of memory");
 		return KT_EXIT_FAIL;
+	}
 	kt_install_signals();
-	err = kt_backend_open(c.backend, &c.bo, kt_pipeline_emit, &p, &b);
+	err = kt_open_backend(&c, &p, &b);
 	if (err) {
 		kt_output_fini(&out.out);
 		kt_pipeline_fini(&p);
 		return KT_EXIT_FAIL;
 	}
 	err = kt_live_start(&c, &p, b, &kf);
-	if (err) {
-		/* Only a write error of stdout is not reported yet. */
-		if (out.out.err)
-			kt_err("writing to %s: %s", out.out.what, strerror(-out.out.err));
+	if (err)
 		goto out;
-	}
-
 	err = kt_run(b, c.duration, kt_pipeline_tick, &p, NULL);
 	if (!err)
 		err = kt_pipeline_flush(&p);
-	if (err && out.out.err)
-		kt_err("writing to %s: %s", out.out.what, strerror(-out.out.err));
-	else if (err && !kf.err)
-		kt_err("reading records: %s", strerror(-err));
+	if (err)
+		kt_report(&p, err, "reading records");
 out:
 	b->ops->close(b);
 	kt_output_fini(&out.out);

@@ -8,8 +8,10 @@
 #include <unistd.h>
 #include <sys/time.h>
 #include "cli.h"
+#include "cmd_opts.h"
 #include "clock.h"
 #include "log.h"
+#include "fileio.h"
 #include "output.h"
 #include "serve_proto.h"
 #include "serve_socket.h"
@@ -38,6 +40,82 @@ static const char tail_help[] =
 
 enum { OPT_SNAPSHOT = OPT_CMD_FIRST_FREE };
 
+struct tail_opts {
+	const char *path;
+	bool snapshot_only;
+};
+
+static void tail_usage(void)
+{
+	fputs(tail_help, stdout);
+}
+
+static int tail_opt(void *ctx, int opt, const char *arg)
+{
+	struct tail_opts *t = ctx;
+
+	if (opt == 's')
+		t->path = arg;
+	else if (opt == OPT_SNAPSHOT)
+		t->snapshot_only = true;
+	else
+		return 0;
+	return 1;
+}
+
+/* SIGALRM ends --duration; like SIGINT, it interrupts the read.
+ * setitimer(), not alarm(): fractions of a second count. */
+static void arm_duration(double duration)
+{
+	struct itimerval it = { .it_value = {
+					.tv_sec = (time_t)duration,
+					.tv_usec =
+						(suseconds_t)((duration - (time_t)duration) * 1e6),
+				} };
+	struct sigaction sa;
+
+	sigaction(SIGINT, NULL, &sa);
+	sigaction(SIGALRM, &sa, NULL);
+	if (!it.it_value.tv_sec && !it.it_value.tv_usec)
+		it.it_value.tv_usec = 1;
+	setitimer(ITIMER_REAL, &it, NULL);
+}
+
+/* Copy the socket to stdout until EOF, a signal or the duration. */
+static int copy_out(int fd, const char *path)
+{
+	char buf[65536];
+	bool first = true;
+	ssize_t got;
+	int err;
+
+	while (!kt_stop) {
+		got = read(fd, buf, sizeof(buf));
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			kt_err("%s: %s", path, strerror(errno));
+			return KT_EXIT_FAIL;
+		}
+		if (got == 0)
+			break;
+		/* A refused handshake is one plain line before any data. */
+		if (first && got >= 15 && !memcmp(buf, "ksymtap: error:", 15)) {
+			fprintf(stderr, "%.*s", (int)got, buf);
+			return KT_EXIT_FAIL;
+		}
+		first = false;
+		err = kt_write_all(STDOUT_FILENO, buf, got);
+		if (err == -EPIPE)
+			return KT_EXIT_OK; /* the reader has what it wanted */
+		if (err) {
+			kt_err("writing to stdout: %s", strerror(-err));
+			return KT_EXIT_FAIL;
+		}
+	}
+	return KT_EXIT_OK;
+}
+
 int cmd_tail(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -48,111 +126,47 @@ int cmd_tail(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *path = NULL;
+	struct tail_opts t = { .path = NULL };
+	const struct kt_cmd cmd = {
+		.name = "tail",
+		.shortopts = "s:f:d:h",
+		.longopts = longopts,
+		.help = tail_usage,
+		.opt = tail_opt,
+		.ctx = &t,
+	};
+	struct kt_common c;
 	struct kt_hello h;
-	double duration = 0;
-	char buf[65536], *end;
-	bool first = true;
-	int opt, fd, n, err;
-	ssize_t got;
+	char line[KT_HELLO_MAX + 1];
+	int fd, n, err, status;
 
-	kt_hello_default(&h);
-	while ((opt = getopt_long(argc, argv, "s:f:d:h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 's':
-			path = optarg;
-			break;
-		case 'f':
-			if (kt_format_parse(optarg, &h.fmt)) {
-				kt_err("--format: '%s' is not json, raw or text", optarg);
-				return KT_EXIT_USAGE;
-			}
-			break;
-		case OPT_SNAPSHOT:
-			h.snapshot_only = true;
-			break;
-		case 'd':
-			errno = 0;
-			duration = strtod(optarg, &end);
-			if (errno || end == optarg || *end || duration <= 0) {
-				kt_err("--duration: '%s' is not a positive number of seconds",
-				       optarg);
-				return KT_EXIT_USAGE;
-			}
-			break;
-		case 'h':
-			printf("%s", tail_help);
-			return KT_EXIT_OK;
-		default:
-			fprintf(stderr, "Try 'ksymtap tail --help'.\n");
-			return KT_EXIT_USAGE;
-		}
-	}
-	if (optind < argc) {
-		kt_err("unexpected argument '%s' (try 'ksymtap tail --help')", argv[optind]);
-		return KT_EXIT_USAGE;
-	}
-	if (!path) {
+	kt_common_init(&c);
+	c.fmt = KT_FMT_JSON; /* the handshake's default */
+	if (kt_cmd_parse(&cmd, &c, argc, argv, &status) < 0)
+		return status;
+	if (!t.path) {
 		kt_err("tail: --socket PATH is required");
 		return KT_EXIT_USAGE;
 	}
+	kt_hello_default(&h);
+	h.fmt = c.fmt;
+	h.snapshot_only = t.snapshot_only;
 	kt_install_signals();
-	fd = kt_connect_unix(path);
+	fd = kt_connect_unix(t.path);
 	if (fd < 0) {
-		kt_err("%s: %s (is 'ksymtap serve' running there?)", path, strerror(-fd));
+		kt_err("%s: %s (is 'ksymtap serve' running there?)", t.path, strerror(-fd));
 		return KT_EXIT_FAIL;
 	}
-	n = kt_hello_format(&h, buf, sizeof(buf));
-	err = kt_write_all(fd, buf, n);
+	n = kt_hello_format(&h, line, sizeof(line));
+	err = kt_write_all(fd, line, n);
 	if (err) {
-		kt_err("%s: sending the handshake: %s", path, strerror(-err));
+		kt_err("%s: sending the handshake: %s", t.path, strerror(-err));
 		close(fd);
 		return KT_EXIT_FAIL;
 	}
-	/* SIGALRM ends --duration; like SIGINT, it interrupts the read. */
-	if (duration > 0) {
-		struct sigaction sa;
-
-		sigaction(SIGINT, NULL, &sa);
-		sigaction(SIGALRM, &sa, NULL);
-		/* setitimer(), not alarm(): fractions of a second count. */
-		struct itimerval it = { .it_value = {
-						.tv_sec = (time_t)duration,
-						.tv_usec = (suseconds_t)((duration -
-									  (time_t)duration) *
-									 1e6),
-					} };
-
-		if (!it.it_value.tv_sec && !it.it_value.tv_usec)
-			it.it_value.tv_usec = 1;
-		setitimer(ITIMER_REAL, &it, NULL);
-	}
-	while (!kt_stop) {
-		got = read(fd, buf, sizeof(buf));
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			kt_err("%s: %s", path, strerror(errno));
-			close(fd);
-			return KT_EXIT_FAIL;
-		}
-		if (got == 0)
-			break;
-		/* A refused handshake is one plain line before any data. */
-		if (first && got >= 15 && !memcmp(buf, "ksymtap: error:", 15)) {
-			fprintf(stderr, "%.*s", (int)got, buf);
-			close(fd);
-			return KT_EXIT_FAIL;
-		}
-		first = false;
-		err = kt_write_all(STDOUT_FILENO, buf, got);
-		if (err) {
-			if (err != -EPIPE)
-				kt_err("writing to stdout: %s", strerror(-err));
-			close(fd);
-			return err == -EPIPE ? KT_EXIT_OK : KT_EXIT_FAIL;
-		}
-	}
+	if (c.duration > 0)
+		arm_duration(c.duration);
+	status = copy_out(fd, t.path);
 	close(fd);
-	return KT_EXIT_OK;
+	return status;
 }

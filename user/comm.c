@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <stdio.h>
 #include <string.h>
-#include "native.h"
+#include "comm.h"
 
 void kt_comm_lookup(struct kt_comm_cache *c, __u32 tid, char *comm)
 {

@@ -128,6 +128,8 @@ static const char *unpaired_reason(const struct kt_compare *c, const struct kt_r
 	return NULL;
 }
 
+/* Over 60 lines: the matching passes belong together (docs/compare.md
+ * describes them in this order). */
 int kt_compare_run(struct kt_compare *c, __u64 t0, __u64 t1)
 {
 	size_t nb = 0, i, j, nbuckets = 1, *head = NULL, *next = NULL;

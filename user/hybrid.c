@@ -115,12 +115,13 @@ static int hybrid_walker(struct kt_backend *kb, struct kt_walker *out)
 	return h->bpf->ops->walker ? h->bpf->ops->walker(h->bpf, out) : -ENOENT;
 }
 
-static unsigned long long hybrid_dropped(struct kt_backend *kb)
+static unsigned long long hybrid_dropped(struct kt_backend *kb, bool native)
 {
 	struct hybrid *h = (struct hybrid *)kb;
-	unsigned long long n = h->bpf->ops->dropped(h->bpf);
 
-	return n + (h->nat ? h->nat->ops->dropped(h->nat) : 0);
+	if (native)
+		return h->nat ? h->nat->ops->dropped(h->nat, true) : 0;
+	return h->bpf->ops->dropped(h->bpf, false);
 }
 
 static void hybrid_close(struct kt_backend *kb)

@@ -9,6 +9,8 @@
 
 #define KT_MAX_RANGES 8
 
+/* Over 60 lines: one pass over /proc/kallsyms for every name, which costs
+ * the kernel much more than the parsing costs us. */
 int kt_kallsyms_func_ranges(const char *path, const char *const *names, int n,
 			    struct kt_range *ranges)
 {

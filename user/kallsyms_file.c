@@ -10,7 +10,7 @@
 #include "kallsyms_file.h"
 #include "clock.h"
 #include "log.h"
-#include "output.h"
+#include "fileio.h"
 
 struct line {
 	__u64 addr;
@@ -77,7 +77,8 @@ int kt_kallsyms_render(struct kt_symtab *t, char **buf, size_t *len)
 	err = kt_symtab_walk(t, collect, &l);
 	if (err)
 		goto out;
-	qsort(l.v, l.n, sizeof(*l.v), by_group_addr);
+	if (l.n) /* qsort(NULL, 0, ...) is undefined (UBSan) */
+		qsort(l.v, l.n, sizeof(*l.v), by_group_addr);
 	out = malloc(cap);
 	if (!out) {
 		err = -ENOMEM;
@@ -111,37 +112,6 @@ out:
 	return err;
 }
 
-int kt_replace_file(const char *path, const void *data, size_t len)
-{
-	size_t plen = strlen(path);
-	char *tmp = malloc(plen + 8);
-	int fd, err = 0;
-
-	if (!tmp)
-		return -ENOMEM;
-	/* Beside the target, so rename(2) stays within one file system. */
-	snprintf(tmp, plen + 8, "%s.XXXXXX", path);
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		err = -errno;
-		free(tmp);
-		return err;
-	}
-	/* /proc/kallsyms is 0444; mkstemp() makes 0600. */
-	if (fchmod(fd, 0644))
-		err = -errno;
-	if (!err)
-		err = kt_write_all(fd, data, len);
-	if (close(fd) && !err)
-		err = -errno;
-	if (!err && rename(tmp, path))
-		err = -errno;
-	if (err)
-		unlink(tmp);
-	free(tmp);
-	return err;
-}
-
 int kt_kallsyms_file_sync(struct kt_kallsyms_file *k)
 {
 	unsigned long long gen = kt_symtab_generation(k->tab);
@@ -155,13 +125,13 @@ int kt_kallsyms_file_sync(struct kt_kallsyms_file *k)
 		return 0;
 	err = kt_kallsyms_render(k->tab, &buf, &len);
 	if (!err) {
-		err = kt_replace_file(k->path, buf, len);
+		/* /proc/kallsyms is 0444. */
+		err = kt_replace_file(k->path, buf, len, 0644);
 		free(buf);
 	}
 	if (err) {
 		k->err = err;
-		kt_err("--kallsyms %s: %s", k->path, strerror(-err));
-		return err;
+		return kt_sink_fail(&k->sink, err, "--kallsyms %s: %s", k->path, strerror(-err));
 	}
 	k->gen = gen;
 	k->written = true;

@@ -40,7 +40,4 @@ int kt_kallsyms_file_sync(struct kt_kallsyms_file *k);
  */
 int kt_kallsyms_render(struct kt_symtab *t, char **buf, size_t *len);
 
-/* Replace path's contents with data atomically (temporary file + rename). */
-int kt_replace_file(const char *path, const void *data, size_t len);
-
 #endif

@@ -5,6 +5,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include "fileio.h"
 #include "hooks.h"
 #include "metrics.h"
 #include "version.h"
@@ -15,6 +16,7 @@ static void head(FILE *f, const char *name, const char *type, const char *help)
 	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
+/* Over 60 lines: the exposition, metric after metric, in README order. */
 int kt_metrics_print(FILE *f, const struct kt_metrics *m)
 {
 	const struct kt_pipeline *p = m->p;
@@ -35,13 +37,14 @@ int kt_metrics_print(FILE *f, const struct kt_metrics *m)
 	head(f, "ksymtap_duplicates_total", "counter",
 	     "Registers of symbols already in the table (snapshot overlap), dropped.");
 	fprintf(f, "ksymtap_duplicates_total %llu\n", p->dups);
+	head(f, "ksymtap_table_untracked_total", "counter",
+	     "Symbols and programs passed on but not kept in the table (out of memory).");
+	fprintf(f, "ksymtap_table_untracked_total %llu\n", kt_symtab_untracked(p->tab));
 
 	head(f, "ksymtap_lost_records_total", "counter",
 	     "Records lost: by the BPF ring buffer, the kernel's native rings, or a client's queue.");
-	fprintf(f, "ksymtap_lost_records_total{where=\"ringbuf\"} %llu\n",
-		strcmp(m->backend, "bpf") ? 0 : m->backend_lost);
-	fprintf(f, "ksymtap_lost_records_total{where=\"native\"} %llu\n",
-		strcmp(m->backend, "native") ? 0 : m->backend_lost);
+	fprintf(f, "ksymtap_lost_records_total{where=\"ringbuf\"} %llu\n", m->ringbuf_lost);
+	fprintf(f, "ksymtap_lost_records_total{where=\"native\"} %llu\n", m->native_lost);
 	if (m->serve)
 		fprintf(f, "ksymtap_lost_records_total{where=\"client\"} %llu\n",
 			m->serve->lost_records);
@@ -109,36 +112,19 @@ int kt_metrics_print(FILE *f, const struct kt_metrics *m)
 
 int kt_metrics_write(const char *path, const struct kt_metrics *m)
 {
-	char *tmp;
-	FILE *f;
-	int fd, err;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int err;
 
-	/* Beside the target (same filesystem, so rename is atomic) and not
-	 * ending in .prom, so the collector skips it. */
-	if (asprintf(&tmp, "%s.XXXXXX", path) < 0)
+	if (!f)
 		return -ENOMEM;
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		err = -errno;
-		free(tmp);
-		return err;
-	}
-	/* Counters, no addresses: readable by the collector's user. */
-	fchmod(fd, 0644);
-	f = fdopen(fd, "w");
-	if (!f) {
-		err = -errno;
-		close(fd);
-		goto fail;
-	}
 	err = kt_metrics_print(f, m);
 	if (fclose(f) && !err)
-		err = -errno;
-	if (!err && rename(tmp, path))
-		err = -errno;
-fail:
-	if (err)
-		unlink(tmp);
-	free(tmp);
+		err = -ENOMEM;
+	/* Counters, no addresses: readable by the collector's user. */
+	if (!err)
+		err = kt_replace_file(path, buf, len, 0644);
+	free(buf);
 	return err;
 }

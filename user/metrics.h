@@ -15,7 +15,8 @@
 struct kt_metrics {
 	const char *backend; /* "bpf" | "native" */
 	const struct kt_pipeline *p;
-	unsigned long long backend_lost; /* the backend's own drops: ring buffer or native rings */
+	/* The backend's own drops: BPF ring buffer, native perf rings. */
+	unsigned long long ringbuf_lost, native_lost;
 	bool has_hooks;
 	unsigned long hooks; /* bit per enum kt_hook */
 	const struct kt_serve_stats *serve; /* NULL: not serving */

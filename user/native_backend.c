@@ -307,6 +307,8 @@ static void put_trailer(struct kt_record *r, const unsigned char *rec, size_t bo
 }
 
 /* Decode one native record into r; 1 if it is one of ours, 0 to skip. */
+/* Over 60 lines: a switch over the kernel's record layouts, each checked
+ * against its size. */
 int kt_native_decode(struct kt_record *r, const void *data, size_t size)
 {
 	const unsigned char *rec = data;
@@ -469,7 +471,8 @@ static int native_poll(struct kt_backend *kb, int timeout_ms)
 		if (err < 0)
 			return err;
 	}
-	qsort(b->batch, b->nbatch, sizeof(*b->batch), by_time);
+	if (b->nbatch) /* qsort(NULL, 0, ...) is undefined (UBSan) */
+		qsort(b->batch, b->nbatch, sizeof(*b->batch), by_time);
 	for (i = 0; i < b->nbatch; i++) {
 		struct kt_record *r = &b->batch[i];
 
@@ -491,9 +494,9 @@ static int native_fd(struct kt_backend *kb)
 	return ((struct native_backend *)kb)->epfd;
 }
 
-static unsigned long long native_dropped(struct kt_backend *kb)
+static unsigned long long native_dropped(struct kt_backend *kb, bool native)
 {
-	return ((struct native_backend *)kb)->lost;
+	return native ? ((struct native_backend *)kb)->lost : 0;
 }
 
 static void native_describe(struct kt_backend *kb, char *buf, size_t size)
@@ -541,8 +544,10 @@ static int native_open(struct kt_backend **out, const struct kt_backend_opts *o,
 	struct native_backend *b = calloc(1, sizeof(*b));
 	int err, opened;
 
-	if (!b)
+	if (!b) {
+		snprintf(why, why_size, "%s", strerror(ENOMEM));
 		return -ENOMEM;
+	}
 	b->base.ops = &kt_native_backend;
 	b->base.poll_ms = 100; /* the kernel wakes us for every record */
 	b->emit = emit;

@@ -3,28 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "log.h"
+#include "fileio.h"
 #include "output.h"
 
 #define OUT_CAP (256 * 1024)
-
-int kt_write_all(int fd, const void *data, size_t len)
-{
-	const char *p = data;
-	ssize_t n;
-
-	while (len) {
-		n = write(fd, p, len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += n;
-		len -= n;
-	}
-	return 0;
-}
 
 int kt_output_init(struct kt_output *o, int fd, enum kt_format fmt, const char *what)
 {
@@ -50,24 +32,6 @@ int kt_output_flush(struct kt_output *o)
 	if (err)
 		o->err = err;
 	return err;
-}
-
-int kt_output_write(struct kt_output *o, const void *data, size_t len)
-{
-	int err;
-
-	if (o->err)
-		return o->err;
-	if (o->len + len > o->cap) {
-		err = kt_output_flush(o);
-		if (err)
-			return err;
-	}
-	if (len > o->cap)
-		return o->err = kt_write_all(o->fd, data, len);
-	memcpy(o->buf + o->len, data, len);
-	o->len += len;
-	return 0;
 }
 
 int kt_output_record(struct kt_output *o, const struct kt_record *r)
@@ -96,18 +60,32 @@ void kt_output_fini(struct kt_output *o)
 	o->buf = NULL;
 }
 
+static int sink_error(struct kt_sink *s, struct kt_output *o, int err)
+{
+	if (o->err)
+		return kt_sink_fail(s, err, "writing to %s: %s", o->what, strerror(-err));
+	return kt_sink_fail(s, err, "encoding a record for %s: %s", o->what, strerror(-err));
+}
+
 static int sink_record(struct kt_sink *s, const struct kt_record *r)
 {
-	return kt_output_record(&((struct kt_output_sink *)s)->out, r);
+	struct kt_output *o = &((struct kt_output_sink *)s)->out;
+	int err = kt_output_record(o, r);
+
+	return err ? sink_error(s, o, err) : 0;
 }
 
 static int sink_flush(struct kt_sink *s)
 {
-	return kt_output_flush(&((struct kt_output_sink *)s)->out);
+	struct kt_output *o = &((struct kt_output_sink *)s)->out;
+	int err = kt_output_flush(o);
+
+	return err ? sink_error(s, o, err) : 0;
 }
 
 int kt_output_sink_init(struct kt_output_sink *s, int fd, enum kt_format fmt, const char *what)
 {
+	memset(&s->sink, 0, sizeof(s->sink));
 	s->sink.name = what;
 	s->sink.record = sink_record;
 	s->sink.flush = sink_flush;
@@ -134,6 +112,5 @@ int kt_stdout_pipeline(struct kt_pipeline *p, struct kt_output_sink *out, enum k
 	}
 	return 0;
 nomem:
-	kt_err("out of memory");
 	return -ENOMEM;
 }

@@ -20,7 +20,6 @@ struct kt_output {
 int kt_output_init(struct kt_output *o, int fd, enum kt_format fmt, const char *what);
 /* Encode and buffer; flushes when the buffer fills.  -errno on write error. */
 int kt_output_record(struct kt_output *o, const struct kt_record *r);
-int kt_output_write(struct kt_output *o, const void *data, size_t len);
 int kt_output_flush(struct kt_output *o);
 void kt_output_fini(struct kt_output *o);
 
@@ -31,11 +30,8 @@ struct kt_output_sink {
 };
 int kt_output_sink_init(struct kt_output_sink *s, int fd, enum kt_format fmt, const char *what);
 
-/* A pipeline whose one sink is stdout in fmt (stream, snapshot); prints its
- * error. */
+/* A pipeline whose one sink is stdout in fmt (stream, snapshot); 0 or
+ * -ENOMEM. */
 int kt_stdout_pipeline(struct kt_pipeline *p, struct kt_output_sink *out, enum kt_format fmt);
-
-/* write(2) all of it, retrying on EINTR and short writes. */
-int kt_write_all(int fd, const void *data, size_t len);
 
 #endif

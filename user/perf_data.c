@@ -315,14 +315,24 @@ int kt_perf_data_record(struct kt_perf_data *pd, const struct kt_record *r)
 	return 0;
 }
 
+static int sink_error(struct kt_perf_data *pd, int err)
+{
+	return kt_sink_fail(&pd->sink, err, "writing %s: %s (after %llu records)", pd->what,
+			    strerror(-err), pd->records);
+}
+
 static int sink_record(struct kt_sink *s, const struct kt_record *r)
 {
-	return kt_perf_data_record((struct kt_perf_data *)s, r);
+	int err = kt_perf_data_record((struct kt_perf_data *)s, r);
+
+	return err ? sink_error((struct kt_perf_data *)s, err) : 0;
 }
 
 static int sink_flush(struct kt_sink *s)
 {
-	return kt_perf_data_flush((struct kt_perf_data *)s, false);
+	int err = kt_perf_data_flush((struct kt_perf_data *)s, false);
+
+	return err ? sink_error((struct kt_perf_data *)s, err) : 0;
 }
 
 static int write_preamble(struct kt_perf_data *pd)

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
+#include "log.h"
 #include "pipeline.h"
 
 int kt_pipeline_init(struct kt_pipeline *p)
@@ -36,6 +39,14 @@ int kt_pipeline_emit(void *ctx, struct kt_record *r)
 		p->dups++;
 		return 0;
 	}
+	if (kt_symtab_untracked(p->tab) != p->untracked) {
+		if (!p->untracked)
+			kt_warn("symbol table: out of memory; %s is passed on but not kept (the "
+				"--kallsyms file and new clients' tables lack it; counted in "
+				"ksymtap_table_untracked_total)",
+				r->name);
+		p->untracked = kt_symtab_untracked(p->tab);
+	}
 	switch (r->type) {
 	case KT_RECORD_KSYMBOL:
 		p->ksymbols[r->source < KT_SRC_MAX ? r->source : 0]++;
@@ -50,8 +61,11 @@ int kt_pipeline_emit(void *ctx, struct kt_record *r)
 	kt_attrib_fill(p->attrib, r);
 	for (i = 0; i < p->nsinks; i++) {
 		err = p->sinks[i]->record(p->sinks[i], r);
-		if (err)
+		if (err) {
+			if (!p->failed)
+				p->failed = p->sinks[i];
 			return err;
+		}
 	}
 	return 0;
 }
@@ -65,8 +79,11 @@ static int flush_sinks(struct kt_pipeline *p, bool periodic)
 			continue;
 		p->sinks[i]->periodic = periodic;
 		err = p->sinks[i]->flush(p->sinks[i]);
-		if (err && !first)
+		if (err && !first) {
 			first = err;
+			if (!p->failed)
+				p->failed = p->sinks[i];
+		}
 	}
 	return first;
 }
@@ -114,4 +131,21 @@ int kt_pipeline_tick(void *ctx)
 
 	kt_attrib_tick(p->attrib);
 	return flush_sinks(p, true);
+}
+
+int kt_sink_fail(struct kt_sink *s, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!s->why[0]) {
+		va_start(ap, fmt);
+		vsnprintf(s->why, sizeof(s->why), fmt, ap);
+		va_end(ap);
+	}
+	return err;
+}
+
+const char *kt_pipeline_why(const struct kt_pipeline *p)
+{
+	return p->failed && p->failed->why[0] ? p->failed->why : NULL;
 }

@@ -20,7 +20,14 @@ struct kt_sink {
 	 * batch, kt_pipeline_tick()), which a sink may put off, or the last
 	 * one before output is read (kt_pipeline_flush()), which it may not. */
 	bool periodic;
+	/* Filled by a sink that fails: one line naming what failed and why
+	 * ("writing to stdout: Broken pipe"), for the command to print once. */
+	char why[256];
 };
+
+/* Fill s->why; returns err (a -errno), for "return kt_sink_fail(...)". */
+int kt_sink_fail(struct kt_sink *s, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 #define KT_MAX_SINKS 8
 
@@ -29,8 +36,10 @@ struct kt_pipeline {
 	struct kt_attrib_cache *attrib; /* fills kt_record.attrib before the sinks */
 	struct kt_sink *sinks[KT_MAX_SINKS];
 	int nsinks;
+	struct kt_sink *failed; /* the first sink that returned an error */
 	/* Records passed on, by type and source (metrics). */
 	unsigned long long ksymbols[KT_SRC_MAX], bpf_events, lost, dups;
+	unsigned long long untracked; /* kt_symtab_untracked() last seen */
 };
 
 int kt_pipeline_init(struct kt_pipeline *p);
@@ -46,5 +55,8 @@ int kt_pipeline_tick(void *ctx);
 /* Resolve cgroup ids against the cgroup2 mount at root (--cgroup-root):
  * 0, or -ENOENT if root is not a usable one (paths then stay unknown). */
 int kt_pipeline_cgroup_root(struct kt_pipeline *p, const char *root);
+/* What the first failed sink said (its why), or NULL: a -errno the pipeline
+ * returned is a sink's if this is not NULL. */
+const char *kt_pipeline_why(const struct kt_pipeline *p);
 
 #endif

@@ -26,6 +26,10 @@ struct kt_attrib;
 #define KT_RF_SNAPSHOT 0x1 /* enumerated at start-up, not seen being born */
 #define KT_RF_LOADER_IDENTITY 0x2 /* pid/comm/cgroup kept from load time */
 #define KT_RF_NO_TASK 0x4 /* no pid/tid/comm known (perf prints -1) */
+/* The task is whoever ran the register or unregister (the BPF hooks: a
+ * kworker unloads); the table puts the loader's identity into an unregister
+ * from the register's, where both have this flag (user/symtab.c). */
+#define KT_RF_TASK_AT_HAND 0x8
 
 struct kt_record {
 	__u32 type; /* KT_RECORD_KSYMBOL, KT_RECORD_BPF_EVENT, KT_RECORD_LOST */
@@ -64,10 +68,8 @@ const char *kt_record_kind_name(unsigned int type);
 /* Which source a symbol belongs to, from what a perf record says of it. */
 unsigned char kt_classify(unsigned int ksym_type, const char *name);
 
-/* Convert one ring-buffer event; returns -EINVAL if it is malformed. */
-int kt_record_from_event(struct kt_record *r, const void *data, size_t size);
-/* After kt_record_from_event() of an event with KT_EVF_BPF_EVENT: turn r into
- * the BPF_EVENT record it also carries; -ENOENT if it carries none. */
-int kt_record_bpf_event_of(struct kt_record *r, const void *data, size_t size);
+/* Where a producer (a backend, the snapshot) hands each record: 0, or a
+ * negative errno to stop the run (an output error). */
+typedef int (*kt_emit_fn)(void *ctx, struct kt_record *r);
 
 #endif

@@ -396,14 +396,16 @@ static int sink_flush(struct kt_sink *sink)
 }
 
 int kt_server_open(struct kt_server **out, const struct kt_serve_opts *o, struct kt_pipeline *p,
-		   int epfd)
+		   int epfd, char *why, size_t why_size)
 {
 	struct kt_server *s = calloc(1, sizeof(*s));
 	struct epoll_event ev = { .events = EPOLLIN };
 	int err;
 
-	if (!s)
+	if (!s) {
+		snprintf(why, why_size, "out of memory");
 		return -ENOMEM;
+	}
 	s->o = *o;
 	s->p = p;
 	s->epfd = epfd;
@@ -415,13 +417,15 @@ int kt_server_open(struct kt_server **out, const struct kt_serve_opts *o, struct
 	if (s->lfd < 0) {
 		err = s->lfd;
 		if (err == -EADDRINUSE)
-			kt_err("%s: another daemon is serving there (it accepted a connection); "
-			       "not replacing it",
-			       o->path);
+			snprintf(why, why_size,
+				 "%s: another daemon is serving there (it accepted a connection); "
+				 "not replacing it",
+				 o->path);
 		else if (err == -EEXIST)
-			kt_err("%s: exists and is not a socket; not replacing it", o->path);
+			snprintf(why, why_size, "%s: exists and is not a socket; not replacing it",
+				 o->path);
 		else
-			kt_err("%s: %s", o->path, strerror(-err));
+			snprintf(why, why_size, "%s: %s", o->path, strerror(-err));
 		free(s);
 		return err;
 	}
@@ -429,7 +433,7 @@ int kt_server_open(struct kt_server **out, const struct kt_serve_opts *o, struct
 	err = epoll_ctl(epfd, EPOLL_CTL_ADD, s->lfd, &ev) ? -errno :
 							    kt_pipeline_add_sink(p, &s->sink);
 	if (err) {
-		kt_err("%s: %s", o->path, strerror(-err));
+		snprintf(why, why_size, "%s: %s", o->path, strerror(-err));
 		kt_server_stop_accepting(s);
 		free(s);
 		return err;

@@ -44,9 +44,9 @@ struct kt_serve_stats {
 struct kt_server;
 
 /* Create the socket (0600 unless widened, never stealing a live one), add it
- * to epfd, and add the fan-out sink to p.  -errno (printed here) on failure. */
+ * to epfd, and add the fan-out sink to p.  -errno and why on failure. */
 int kt_server_open(struct kt_server **out, const struct kt_serve_opts *o, struct kt_pipeline *p,
-		   int epfd);
+		   int epfd, char *why, size_t why_size);
 /* epoll_event.data.ptr values that kt_server_open() and its clients use. */
 bool kt_server_owns(struct kt_server *s, void *ptr);
 void kt_server_event(struct kt_server *s, void *ptr, uint32_t events);

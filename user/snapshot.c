@@ -162,39 +162,31 @@ static int walker_names(struct kt_dynsyms *ks, const struct kt_snap_image *v, si
 	return err;
 }
 
-int kt_snapshot(struct kt_walker *wk, kt_emit_fn emit, void *ctx, struct kt_snapshot_stats *st,
-		char *why, size_t why_size)
+/* Run the walker; c->ks then holds the names: the walker's where it
+ * finished all its lists, else all of /proc/kallsyms (or a test's file). */
+static int walk(struct kt_walker *wk, struct ctx *c, struct kt_dynsyms *ks,
+		struct kt_snap_image **imgs, size_t *nimgs, struct kt_snapshot_stats *st)
 {
-	struct kt_snap_image *imgs = NULL;
-	struct kt_prog_desc *progs = NULL;
-	struct kt_dynsyms ks;
-	struct ctx c = { .emit = emit, .ctx = ctx, .page = sysconf(_SC_PAGESIZE) };
-	size_t nimgs = 0, nprogs = 0, i;
-	int err, wflags = 0, n;
+	const char *kpath = wk->kallsyms;
+	int err, wflags = 0;
 	bool walked_kprobe;
-	const char *kpath;
 
-	memset(st, 0, sizeof(*st));
-	memset(&ks, 0, sizeof(ks));
-	/* Tests point this at /dev/null to check the built names against the
-	 * kernel's (docs/snapshot.md). */
-	kpath = getenv("KSYMTAP_KALLSYMS");
 	if (kpath) {
 		/* The walker's list heads from that file too (none from
 		 * /dev/null), not from the kernel. */
-		err = kt_dynsyms_read_core(kpath, &ks);
+		err = kt_dynsyms_read_core(kpath, ks);
 		if (err)
 			kt_debug("snapshot: %s: %s", kpath, strerror(-err));
 	}
-	err = kt_snapshot_walk(wk, kpath ? &ks : NULL, &imgs, &nimgs, &wflags);
+	err = kt_snapshot_walk(wk, kpath ? ks : NULL, imgs, nimgs, &wflags);
 	if (err) {
 		kt_debug(
 			"snapshot: image walker did not run (%s): lengths of BPF images and ftrace trampolines are estimated from /proc/kallsyms",
 			strerror(-err));
 		wflags = KT_SNAP_NO_BPF_LIST | KT_SNAP_NO_FTRACE_LIST | KT_SNAP_NO_KPROBE_LIST;
 	}
-	kt_dynsyms_free(&ks);
-	kt_trace("snapshot: walker done, %zu entries", nimgs);
+	kt_dynsyms_free(ks);
+	kt_trace("snapshot: walker done, %zu entries", *nimgs);
 	st->walked_bpf = !(wflags & (KT_SNAP_NO_BPF_LIST | KT_SNAP_BPF_UNFINISHED));
 	st->walked_ftrace = !(wflags & (KT_SNAP_NO_FTRACE_LIST | KT_SNAP_FTRACE_UNFINISHED));
 	walked_kprobe = !(wflags & (KT_SNAP_NO_KPROBE_LIST | KT_SNAP_KPROBE_UNFINISHED));
@@ -204,24 +196,31 @@ int kt_snapshot(struct kt_walker *wk, kt_emit_fn emit, void *ctx, struct kt_snap
 			 st->walked_ftrace ? "" : "ftrace trampolines");
 
 	if (st->walked_bpf && st->walked_ftrace && walked_kprobe) {
-		err = walker_names(&ks, imgs, nimgs);
+		err = walker_names(ks, *imgs, *nimgs);
 		if (err)
-			goto out;
-		c.ks = &ks;
-		c.ks_walked = true;
-	} else {
-		kt_debug("snapshot: walker incomplete (0x%x): names from all of /proc/kallsyms",
-			 wflags);
-		err = kt_dynsyms_read(kpath, &ks);
-		if (err) {
-			kt_warn("snapshot: /proc/kallsyms: %s: program names are rebuilt; BPF images, "
-				"ftrace trampolines and kprobe pages are not listed",
-				strerror(-err));
-			err = 0;
-		} else {
-			c.ks = &ks;
-		}
+			return err;
+		c->ks = ks;
+		c->ks_walked = true;
+		return 0;
 	}
+	kt_debug("snapshot: walker incomplete (0x%x): names from all of /proc/kallsyms", wflags);
+	err = kt_dynsyms_read(kpath, ks);
+	if (err)
+		kt_warn("snapshot: /proc/kallsyms: %s: program names are rebuilt; BPF images, "
+			"ftrace trampolines and kprobe pages are not listed",
+			strerror(-err));
+	else
+		c->ks = ks;
+	return 0;
+}
+
+/* Every program: its images, then its PROG_LOAD. */
+static int programs(struct ctx *c, const struct kt_snap_image *imgs, size_t nimgs,
+		    struct kt_snapshot_stats *st, char *why, size_t why_size)
+{
+	struct kt_prog_desc *progs = NULL;
+	size_t nprogs = 0, i;
+	int err, n;
 
 	err = kt_snapshot_read_progs(&progs, &nprogs);
 	kt_trace("snapshot: %zu programs read", nprogs);
@@ -233,58 +232,85 @@ int kt_snapshot(struct kt_walker *wk, kt_emit_fn emit, void *ctx, struct kt_snap
 			"kernel's symbol list instead (any loaded without CAP_BPF, which kallsyms "
 			"does not list, are left out)");
 		err = kt_snapshot_progs_from_walk(imgs, nimgs, &progs, &nprogs);
-	} else if (err == -EPERM && c.ks) {
+	} else if (err == -EPERM && c->ks) {
 		/* No walker either (arm64 before 6.4 runs no tracing program;
 		 * Debian's arm64 6.1 has no CONFIG_KALLSYMS_ALL for its heads). */
 		kt_warn("snapshot: no CAP_SYS_ADMIN to list programs by id and no walker: programs "
 			"that exist at start-up come from /proc/kallsyms, their images without ids "
 			"or PROG_LOAD records, lengths estimated");
-		err = emit_prog_images(&c, st);
-		if (err)
-			goto emit_failed;
+		return emit_prog_images(c, st);
 	} else if (err == -EPERM) {
 		kt_warn("snapshot: no CAP_SYS_ADMIN to list programs by id and no walker "
 			"(tracing programs refused?): programs that exist at start-up are not listed");
-		err = 0;
+		return 0;
 	}
 	if (err) {
 		snprintf(why, why_size, "enumerating BPF programs: %s%s", strerror(-err),
 			 err == -EPERM ? " (needs CAP_SYS_ADMIN)" : "");
-		goto out;
+		return err;
 	}
-	for (i = 0; i < nprogs; i++) {
-		n = kt_snapshot_prog_records(&progs[i], c.ks, emit, ctx);
+	for (i = 0; i < nprogs && !err; i++) {
+		n = kt_snapshot_prog_records(&progs[i], c->ks, c->emit, c->ctx);
 		if (n < 0) {
-			err = n;
-			goto emit_failed;
+			err = n; /* the sink's error: it says why */
+			break;
 		}
 		st->progs++;
 		st->prog_ksyms += n;
 	}
-	err = emit_images(&c, KT_SRC_BPF_IMAGE, KT_SNAP_BPF_IMAGE, st->walked_bpf, imgs, nimgs,
+	for (i = 0; i < nprogs; i++)
+		kt_prog_desc_free(&progs[i]);
+	free(progs);
+	return err;
+}
+
+/* BPF images, ftrace trampolines, kprobe pages. */
+static int images(struct ctx *c, const struct kt_snap_image *imgs, size_t nimgs,
+		  struct kt_snapshot_stats *st)
+{
+	size_t i;
+	int err;
+
+	err = emit_images(c, KT_SRC_BPF_IMAGE, KT_SNAP_BPF_IMAGE, st->walked_bpf, imgs, nimgs,
 			  &st->images);
 	if (!err)
-		err = emit_images(&c, KT_SRC_FTRACE, KT_SNAP_FTRACE, st->walked_ftrace, imgs, nimgs,
+		err = emit_images(c, KT_SRC_FTRACE, KT_SNAP_FTRACE, st->walked_ftrace, imgs, nimgs,
 				  &st->ftrace);
 	/* kallsyms is exact for these: kprobe_cache_get_kallsym() lists every
 	 * page, and the kernel reports them with len PAGE_SIZE. */
-	for (i = 0; !err && c.ks && i < ks.n; i++) {
-		if (ks.v[i].source != KT_SRC_KPROBE)
+	for (i = 0; !err && c->ks && i < c->ks->n; i++) {
+		if (c->ks->v[i].source != KT_SRC_KPROBE)
 			continue;
-		err = emit_image(&c, KT_SRC_KPROBE, ks.v[i].addr, c.page, ks.v[i].name);
+		err = emit_image(c, KT_SRC_KPROBE, c->ks->v[i].addr, c->page, c->ks->v[i].name);
 		st->kprobes += !err;
 	}
-emit_failed:
+	return err;
+}
+
+int kt_snapshot(struct kt_walker *wk, kt_emit_fn emit, void *ctx, struct kt_snapshot_stats *st,
+		char *why, size_t why_size)
+{
+	struct kt_snap_image *imgs = NULL;
+	struct kt_dynsyms ks;
+	struct ctx c = { .emit = emit, .ctx = ctx, .page = sysconf(_SC_PAGESIZE) };
+	size_t nimgs = 0;
+	int err;
+
+	memset(st, 0, sizeof(*st));
+	memset(&ks, 0, sizeof(ks));
+	err = walk(wk, &c, &ks, &imgs, &nimgs, st);
+	if (err)
+		snprintf(why, why_size, "reading the walker's lists: %s", strerror(-err));
+	if (!err)
+		err = programs(&c, imgs, nimgs, st, why, why_size);
+	if (!err)
+		err = images(&c, imgs, nimgs, st);
 	if (!err)
 		kt_debug(
 			"snapshot: %u programs (%u images), %u BPF images (%s), %u ftrace trampolines (%s), %u kprobe pages",
 			st->progs, st->prog_ksyms, st->images,
 			st->walked_bpf ? "walked" : "kallsyms", st->ftrace,
 			st->walked_ftrace ? "walked" : "kallsyms", st->kprobes);
-out:
-	for (i = 0; i < nprogs; i++)
-		kt_prog_desc_free(&progs[i]);
-	free(progs);
 	free(imgs);
 	kt_dynsyms_free(&ks);
 	return err;

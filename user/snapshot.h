@@ -12,7 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "backend.h"
+#include "record.h"
 #include "kallsyms.h"
 
 /* What one program's bpf_prog_info (+ BTF) says, enough for its records. */
@@ -64,6 +64,9 @@ struct kt_walker {
 	/* walk_images_legacy (< 5.16): the list heads come from kallsyms, and
 	 * it resumes from its cursor rather than following skip entries. */
 	bool legacy;
+	/* Not NULL: names and list heads from this kallsyms file instead of
+	 * /proc/kallsyms (tests: KSYMTAP_KALLSYMS, docs/snapshot.md). */
+	const char *kallsyms;
 };
 
 void kt_walker_close(struct kt_walker *wk);

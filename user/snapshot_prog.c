@@ -137,6 +137,8 @@ static char **func_names(__u32 btf_id, const struct bpf_func_info *fi, __u32 nfi
 #define FIRST_FUNCS 8
 
 /* 0, -ENOENT if the program went away, another -errno on failure. */
+/* Over 60 lines: bpf_prog_info's two calls (counts, then arrays) and the
+ * checks between them. */
 static int read_prog(int fd, struct kt_prog_desc *d)
 {
 	/* Zeroed: without CAP_SYSLOG (kptr_restrict) the kernel leaves

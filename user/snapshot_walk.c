@@ -12,14 +12,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/wait.h>
+#include <sys/socket.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <linux/types.h>
 #include "kt_snapshot.h"
 #include "log.h"
-#include "output.h"
+#include "fileio.h"
+#include "spawn.h"
 #include "snapshot.h"
 #include "ksymtap.skel.h"
 
@@ -39,6 +40,7 @@ static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list a
 }
 
 /* The runs themselves, through the state map's mapping. */
+/* Over 60 lines: the walker's run-and-resume loop over its shared state. */
 static int walk_run(const struct kt_walker *wk, const struct kt_dynsyms *ks,
 		    struct kt_snap_image **out, size_t *count, int *flags)
 {
@@ -173,28 +175,44 @@ void kt_walker_close(struct kt_walker *wk)
 	wk->prog_fd = wk->map_fd = -1;
 }
 
-static int read_all(int fd, void *p, size_t n)
-{
-	char *c = p;
-	ssize_t r;
-
-	while (n) {
-		r = read(fd, c, n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -EPROTO;
-		c += r;
-		n -= r;
-	}
-	return 0;
-}
-
 struct walk_hdr {
 	int err;
 	int flags;
 	__u64 n;
 };
+
+/* The walk in a child (kt_fork_call()): its results over the socket. */
+struct walk_call {
+	const struct kt_dynsyms *ks;
+	struct kt_snap_image *v;
+	struct walk_hdr h;
+	bool child;
+};
+
+static int walk_child(int fd, void *ctx)
+{
+	struct walk_call *c = ctx;
+	size_t n = 0;
+
+	c->h.err = walk_here(c->ks, &c->v, &n, &c->h.flags);
+	c->h.n = c->h.err ? 0 : n;
+	return kt_write_all(fd, &c->h, sizeof(c->h)) ||
+	       (c->h.n && kt_write_all(fd, c->v, c->h.n * sizeof(*c->v)));
+}
+
+static int walk_parent(int fd, void *ctx)
+{
+	struct walk_call *c = ctx;
+	int err;
+
+	c->child = true;
+	err = kt_read_all(fd, &c->h, sizeof(c->h));
+	if (!err && !c->h.err && c->h.n) {
+		c->v = calloc(c->h.n, sizeof(*c->v));
+		err = c->v ? kt_read_all(fd, c->v, c->h.n * sizeof(*c->v)) : -ENOMEM;
+	}
+	return err ? err : c->h.err;
+}
 
 /* A walker loaded with the BPF backend's hooks runs here.  Without one it
  * loads with libbpf, which parses the kernel's BTF (several MB): in a child
@@ -203,10 +221,8 @@ struct walk_hdr {
 int kt_snapshot_walk(struct kt_walker *wk, const struct kt_dynsyms *ks, struct kt_snap_image **out,
 		     size_t *count, int *flags)
 {
-	struct kt_snap_image *v = NULL;
-	struct walk_hdr h = { 0 };
-	int p[2], status, err;
-	pid_t pid;
+	struct walk_call c = { .ks = ks };
+	int err;
 
 	if (wk && wk->prog_fd >= 0) {
 		err = walk_run(wk, ks, out, count, flags);
@@ -214,41 +230,15 @@ int kt_snapshot_walk(struct kt_walker *wk, const struct kt_dynsyms *ks, struct k
 		kt_walker_close(wk);
 		return err;
 	}
-	if (pipe2(p, O_CLOEXEC))
+	err = kt_fork_call(SOCK_STREAM, walk_child, walk_parent, &c);
+	if (err && !c.child)
 		return walk_here(ks, out, count, flags);
-	fflush(stderr);
-	pid = fork();
-	if (pid < 0) {
-		close(p[0]);
-		close(p[1]);
-		return walk_here(ks, out, count, flags);
-	}
-	if (pid == 0) {
-		size_t n = 0;
-
-		close(p[0]);
-		h.err = walk_here(ks, &v, &n, &h.flags);
-		h.n = h.err ? 0 : n;
-		_exit(kt_write_all(p[1], &h, sizeof(h)) ||
-		      (h.n && kt_write_all(p[1], v, h.n * sizeof(*v))));
-	}
-	close(p[1]);
-	err = read_all(p[0], &h, sizeof(h));
-	if (!err && !h.err && h.n) {
-		v = calloc(h.n, sizeof(*v));
-		err = v ? read_all(p[0], v, h.n * sizeof(*v)) : -ENOMEM;
-	}
-	close(p[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (!err)
-		err = h.err;
 	if (err) {
-		free(v);
+		free(c.v);
 		return err;
 	}
-	*out = v;
-	*count = h.n;
-	*flags = h.flags;
+	*out = c.v;
+	*count = c.h.n;
+	*flags = c.h.flags;
 	return 0;
 }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include "hash.h"
 #include "symtab.h"
 
 /* Who made a symbol and when, for replays. */
@@ -56,15 +57,8 @@ struct kt_symtab {
 	unsigned long long generation;
 	struct pending pend[NPENDING];
 	unsigned int next_pend, last_pend;
+	unsigned long long untracked; /* allocations that failed */
 };
-
-static size_t hash64(__u64 v, size_t n)
-{
-	v ^= v >> 33;
-	v *= 0xff51afd7ed558ccdULL;
-	v ^= v >> 33;
-	return v & (n - 1);
-}
 
 struct kt_symtab *kt_symtab_new(void)
 {
@@ -117,7 +111,7 @@ static void grow_syms(struct kt_symtab *t)
 	for (i = 0; i < t->nbuckets_s; i++)
 		while (t->syms[i]) {
 			struct sym *s = t->syms[i];
-			size_t h = hash64(s->addr, n);
+			size_t h = kt_hash64(s->addr, n);
 
 			t->syms[i] = s->next;
 			s->next = nb[h];
@@ -138,7 +132,7 @@ static void grow_progs(struct kt_symtab *t)
 	for (i = 0; i < t->nbuckets_p; i++)
 		while (t->progs[i]) {
 			struct prog *p = t->progs[i];
-			size_t h = hash64(p->id, n);
+			size_t h = kt_hash64(p->id, n);
 
 			t->progs[i] = p->next;
 			p->next = nb[h];
@@ -151,7 +145,7 @@ static void grow_progs(struct kt_symtab *t)
 
 static struct sym **find_sym(struct kt_symtab *t, __u64 addr, const char *name)
 {
-	struct sym **pp = &t->syms[hash64(addr, t->nbuckets_s)];
+	struct sym **pp = &t->syms[kt_hash64(addr, t->nbuckets_s)];
 
 	for (; *pp; pp = &(*pp)->next)
 		if ((*pp)->addr == addr && !strcmp((*pp)->name, name))
@@ -161,7 +155,7 @@ static struct sym **find_sym(struct kt_symtab *t, __u64 addr, const char *name)
 
 static struct prog **find_prog(struct kt_symtab *t, __u32 id)
 {
-	struct prog **pp = &t->progs[hash64(id, t->nbuckets_p)];
+	struct prog **pp = &t->progs[kt_hash64(id, t->nbuckets_p)];
 
 	for (; *pp; pp = &(*pp)->next)
 		if ((*pp)->id == id)
@@ -203,7 +197,8 @@ static void ident_from(struct ident *w, const struct kt_record *r)
 	w->pid = r->pid;
 	w->tid = r->tid;
 	w->cpu = r->cpu;
-	w->rflags = r->rflags & (KT_RF_LOADER_IDENTITY | KT_RF_NO_TASK | KT_RF_SNAPSHOT);
+	w->rflags = r->rflags &
+		    (KT_RF_LOADER_IDENTITY | KT_RF_NO_TASK | KT_RF_SNAPSHOT | KT_RF_TASK_AT_HAND);
 	w->origin = r->origin;
 	memcpy(w->comm, r->comm, sizeof(w->comm));
 }
@@ -221,17 +216,18 @@ static void ident_to(struct kt_record *r, const struct ident *w)
 }
 
 /*
- * The BPF backend reports a program's unload without its id (the kernel
- * cleared it) and with the task at hand, often a kworker; for programs it saw
- * loaded it keeps no owners entry (bpf/ksymtap.bpf.c prog_add, for the cost of
- * the load path), so the table, which has both, puts them in: the same records
- * that entry would have given.  Only for BPF records, and only from an entry
- * made by a live load (not a snapshot's, which has no task).
+ * A producer whose records carry the task at hand (KT_RF_TASK_AT_HAND: the BPF
+ * backend, which reports a program's unload without its id, the kernel having
+ * cleared it, and from whichever task ran it, often a kworker; for programs it
+ * saw loaded it keeps no owners entry, bpf/ksymtap.bpf.c prog_add, for the
+ * cost of the load path): the table, which has both, puts them in, the same
+ * records that entry would have given.  Only from an entry made by a live
+ * register of such a producer (not a snapshot's, which has no task).
  */
 static void restore_loader(struct kt_record *r, const struct ident *w)
 {
-	if (r->origin != KT_ORIGIN_BPF || (r->rflags & KT_RF_LOADER_IDENTITY) ||
-	    (w->rflags & (KT_RF_NO_TASK | KT_RF_SNAPSHOT)) || w->origin != KT_ORIGIN_BPF)
+	if (!(r->rflags & KT_RF_TASK_AT_HAND) || (r->rflags & KT_RF_LOADER_IDENTITY) ||
+	    (w->rflags & (KT_RF_NO_TASK | KT_RF_SNAPSHOT)) || !(w->rflags & KT_RF_TASK_AT_HAND))
 		return;
 	r->pid = w->pid;
 	r->tid = w->tid;
@@ -285,8 +281,10 @@ static int apply_ksymbol(struct kt_symtab *t, struct kt_record *r)
 		return KT_SYMTAB_DUP;
 	nlen = strnlen(r->name, KT_NAME_MAX - 1);
 	s = malloc(sizeof(*s) + nlen + 1);
-	if (!s)
+	if (!s) {
+		t->untracked++;
 		return KT_SYMTAB_NEW;
+	}
 	memset(s, 0, sizeof(*s));
 	memcpy(s->name, r->name, nlen);
 	s->name[nlen] = 0;
@@ -308,7 +306,7 @@ static int apply_ksymbol(struct kt_symtab *t, struct kt_record *r)
 	}
 	if (t->nsyms >= t->nbuckets_s)
 		grow_syms(t);
-	pp = &t->syms[hash64(s->addr, t->nbuckets_s)];
+	pp = &t->syms[kt_hash64(s->addr, t->nbuckets_s)];
 	s->next = *pp;
 	*pp = s;
 	t->nsyms++;
@@ -367,8 +365,10 @@ static int apply_bpf_event(struct kt_symtab *t, struct kt_record *r)
 	adopt_pending(t, r->tid, r->prog_id);
 	nlen = strnlen(r->name, KT_NAME_MAX - 1);
 	p = malloc(sizeof(*p) + nlen + 1);
-	if (!p)
+	if (!p) {
+		t->untracked++;
 		return KT_SYMTAB_NEW;
+	}
 	memset(p, 0, sizeof(*p));
 	memcpy(p->name, r->name, nlen);
 	p->name[nlen] = 0;
@@ -377,7 +377,7 @@ static int apply_bpf_event(struct kt_symtab *t, struct kt_record *r)
 	ident_from(&p->who, r);
 	if (t->nprogs >= t->nbuckets_p)
 		grow_progs(t);
-	pp = &t->progs[hash64(p->id, t->nbuckets_p)];
+	pp = &t->progs[kt_hash64(p->id, t->nbuckets_p)];
 	p->next = *pp;
 	*pp = p;
 	t->nprogs++;
@@ -511,4 +511,9 @@ size_t kt_symtab_nprogs(const struct kt_symtab *t)
 unsigned long long kt_symtab_generation(const struct kt_symtab *t)
 {
 	return t->generation;
+}
+
+unsigned long long kt_symtab_untracked(const struct kt_symtab *t)
+{
+	return t->untracked;
 }

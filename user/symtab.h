@@ -36,5 +36,9 @@ size_t kt_symtab_nsyms(const struct kt_symtab *t);
 size_t kt_symtab_nprogs(const struct kt_symtab *t);
 /* Bumped on every change: writers of derived files compare it. */
 unsigned long long kt_symtab_generation(const struct kt_symtab *t);
+/* Symbols and programs passed on but not kept (an allocation failed): the
+ * table, and what is made from it (--kallsyms, serve's tables, unload ids),
+ * lacks them.  The pipeline warns and metrics count them. */
+unsigned long long kt_symtab_untracked(const struct kt_symtab *t);
 
 #endif

@@ -92,14 +92,15 @@ static void test_parse(void)
 		const struct pcase *c = &cases[i];
 
 		snprintf(name, sizeof(name), "cgpath_%s", c->name);
-		unit_start(name);
-		ret = kt_cgpath_parse(c->path, &info);
-		ASSERT_EQ(ret, c->runtime || c->id[0] || c->pod[0], "return value");
-		ASSERT_STREQ(info.runtime ? info.runtime : "(none)",
-			     c->runtime ? c->runtime : "(none)", "runtime");
-		ASSERT_STREQ(info.container_id, c->id, "container id");
-		ASSERT_STREQ(info.pod_uid, c->pod, "pod uid");
-		unit_end();
+		if (unit_start(name)) {
+			ret = kt_cgpath_parse(c->path, &info);
+			ASSERT_EQ(ret, c->runtime || c->id[0] || c->pod[0], "return value");
+			ASSERT_STREQ(info.runtime ? info.runtime : "(none)",
+				     c->runtime ? c->runtime : "(none)", "runtime");
+			ASSERT_STREQ(info.container_id, c->id, "container id");
+			ASSERT_STREQ(info.pod_uid, c->pod, "pod uid");
+			unit_end();
+		}
 	}
 }
 
@@ -107,26 +108,32 @@ static void test_join(void)
 {
 	char out[KT_CGPATH_MAX];
 
-	unit_start("cgpath_join_same_namespace");
-	ASSERT_TRUE(kt_cgpath_join("", "/system.slice/x.service", out, sizeof(out)), "joins");
-	ASSERT_STREQ(out, "/system.slice/x.service", "path");
-	ASSERT_TRUE(kt_cgpath_join("", "/", out, sizeof(out)), "root joins");
-	ASSERT_STREQ(out, "/", "root");
-	unit_end();
+	if (unit_start("cgpath_join_same_namespace")) {
+		ASSERT_TRUE(kt_cgpath_join("", "/system.slice/x.service", out, sizeof(out)),
+			    "joins");
+		ASSERT_STREQ(out, "/system.slice/x.service", "path");
+		ASSERT_TRUE(kt_cgpath_join("", "/", out, sizeof(out)), "root joins");
+		ASSERT_STREQ(out, "/", "root");
+		unit_end();
+	}
 
-	unit_start("cgpath_join_private_namespace_dotdot");
-	ASSERT_TRUE(kt_cgpath_join("/kubepods.slice/kubepods-besteffort.slice/p.slice/c.scope",
-				   "/../../q.slice/d.scope", out, sizeof(out)),
-		    "joins");
-	ASSERT_STREQ(out, "/kubepods.slice/kubepods-besteffort.slice/q.slice/d.scope", "path");
-	ASSERT_TRUE(kt_cgpath_join("/a/b", "/", out, sizeof(out)), "own root");
-	ASSERT_STREQ(out, "/a/b", "own root path");
-	unit_end();
+	if (unit_start("cgpath_join_private_namespace_dotdot")) {
+		ASSERT_TRUE(
+			kt_cgpath_join("/kubepods.slice/kubepods-besteffort.slice/p.slice/c.scope",
+				       "/../../q.slice/d.scope", out, sizeof(out)),
+			"joins");
+		ASSERT_STREQ(out, "/kubepods.slice/kubepods-besteffort.slice/q.slice/d.scope",
+			     "path");
+		ASSERT_TRUE(kt_cgpath_join("/a/b", "/", out, sizeof(out)), "own root");
+		ASSERT_STREQ(out, "/a/b", "own root path");
+		unit_end();
+	}
 
-	unit_start("cgpath_join_refuses_escaping_root");
-	ASSERT_TRUE(!kt_cgpath_join("/a", "/../..", out, sizeof(out)), "above the root");
-	ASSERT_TRUE(!kt_cgpath_join("/aaaa", "/bbbb", out, 8), "too long");
-	unit_end();
+	if (unit_start("cgpath_join_refuses_escaping_root")) {
+		ASSERT_TRUE(!kt_cgpath_join("/a", "/../..", out, sizeof(out)), "above the root");
+		ASSERT_TRUE(!kt_cgpath_join("/aaaa", "/bbbb", out, 8), "too long");
+		unit_end();
+	}
 }
 
 static void test_json(void)
@@ -141,40 +148,46 @@ static void test_json(void)
 	snprintf(r.name, sizeof(r.name), "bpf_prog_00_x");
 	kt_cgpath_parse(a.path, &a.c);
 
-	unit_start("json_attribution_fields");
-	r.attrib = &a;
-	ASSERT_TRUE(kt_encode_json(&r, buf, sizeof(buf)) > 0, "encodes");
-	ASSERT_TRUE(strstr(buf, "\"cgroup_path\":\"/system.slice/docker-" ID_A ".scope\",") != NULL,
-		    "cgroup_path");
-	ASSERT_TRUE(strstr(buf, "\"container_runtime\":\"docker\",\"container_id\":\"" ID_A
-				"\",\"pod_uid\":null") != NULL,
-		    "container fields");
-	unit_end();
-
-	unit_start("json_attribution_unknown_is_null");
-	a.path = NULL;
-	ASSERT_TRUE(kt_encode_json(&r, buf, sizeof(buf)) > 0, "encodes");
-	ASSERT_TRUE(strstr(buf, "\"cgroup_path\":null,\"container_runtime\":null,"
-				"\"container_id\":null,\"pod_uid\":null") != NULL,
-		    "nulls, not the stale parse");
-	r.attrib = NULL;
-	ASSERT_TRUE(kt_encode_json(&r, buf, sizeof(buf)) > 0, "encodes without attrib");
-	ASSERT_TRUE(strstr(buf, "\"cgroup_path\":null") != NULL, "null without attrib");
-	unit_end();
-
-	unit_start("json_longest_path_fits");
-	{
-		static char longp[KT_CGPATH_MAX];
-
-		memset(longp, 0x01, sizeof(longp) - 1); /* worst case: every byte escaped */
-		longp[0] = '/';
-		a.path = longp;
-		memset(r.name, 0xff, KT_NAME_MAX - 1);
-		r.name[KT_NAME_MAX - 1] = 0;
+	if (unit_start("json_attribution_fields")) {
 		r.attrib = &a;
-		ASSERT_TRUE(kt_encode_json(&r, buf, sizeof(buf)) > 0, "fits in KT_ENCODE_MAX");
+		ASSERT_TRUE(kt_encode_json(&r, buf, sizeof(buf)) > 0, "encodes");
+		ASSERT_STRSTR(buf, "\"cgroup_path\":\"/system.slice/docker-" ID_A ".scope\",",
+			      "cgroup_path");
+		ASSERT_STRSTR(buf,
+			      "\"container_runtime\":\"docker\",\"container_id\":\"" ID_A
+			      "\",\"pod_uid\":null",
+			      "container fields");
+		unit_end();
 	}
-	unit_end();
+
+	if (unit_start("json_attribution_unknown_is_null")) {
+		a.path = NULL;
+		ASSERT_TRUE(kt_encode_json(&r, buf, sizeof(buf)) > 0, "encodes");
+		ASSERT_STRSTR(buf,
+			      "\"cgroup_path\":null,\"container_runtime\":null,"
+			      "\"container_id\":null,\"pod_uid\":null",
+			      "nulls, not the stale parse");
+		r.attrib = NULL;
+		ASSERT_TRUE(kt_encode_json(&r, buf, sizeof(buf)) > 0, "encodes without attrib");
+		ASSERT_STRSTR(buf, "\"cgroup_path\":null", "null without attrib");
+		unit_end();
+	}
+
+	if (unit_start("json_longest_path_fits")) {
+		{
+			static char longp[KT_CGPATH_MAX];
+
+			memset(longp, 0x01, sizeof(longp) - 1); /* worst case: every byte escaped */
+			longp[0] = '/';
+			a.path = longp;
+			memset(r.name, 0xff, KT_NAME_MAX - 1);
+			r.name[KT_NAME_MAX - 1] = 0;
+			r.attrib = &a;
+			ASSERT_TRUE(kt_encode_json(&r, buf, sizeof(buf)) > 0,
+				    "fits in KT_ENCODE_MAX");
+		}
+		unit_end();
+	}
 }
 
 /* Against this machine's cgroup2 mount: our own cgroup on the record's path,
@@ -189,82 +202,94 @@ static void test_resolve(void)
 	const char *root = kt_attrib_root(c);
 	int i;
 
-	unit_start("attrib_resolves_own_cgroup_and_walks_for_others");
-	if (!root || stat(root, &sb)) {
-		unit_skip("no cgroup2 mount here");
-		goto out;
-	}
-	memset(&r, 0, sizeof(r));
-	r.type = KT_RECORD_BPF_EVENT;
-	r.pid = r.tid = getpid();
-	snprintf(dir, sizeof(dir), "%s/kt-unit-%d", root, getpid());
-	if (mkdir(dir, 0755) || stat(dir, &sb)) {
-		unit_skip("cannot make a cgroup (not root?)");
-		goto out;
-	}
-	/* A cgroup no task of ours is in: /proc says otherwise, so the walk. */
-	r.cgroup_id = sb.st_ino;
-	kt_attrib_fill(c, &r);
-	ASSERT_TRUE(r.attrib && !r.attrib->path, "unknown at first");
-	for (i = 0; i < 1000 && !(r.attrib && r.attrib->path); i++) {
-		kt_attrib_tick(c);
+	if (unit_start("attrib_resolves_own_cgroup_and_walks_for_others")) {
+		if (!root || stat(root, &sb)) {
+			unit_skip("no cgroup2 mount here");
+			goto out;
+		}
+		memset(&r, 0, sizeof(r));
+		r.type = KT_RECORD_BPF_EVENT;
+		r.pid = r.tid = getpid();
+		snprintf(dir, sizeof(dir), "%s/kt-unit-%d", root, getpid());
+		if (mkdir(dir, 0755) || stat(dir, &sb)) {
+			unit_skip("cannot make a cgroup (not root?)");
+			goto out;
+		}
+		/* A cgroup no task of ours is in: /proc says otherwise, so the walk. */
+		r.cgroup_id = sb.st_ino;
 		kt_attrib_fill(c, &r);
+		ASSERT_TRUE(r.attrib && !r.attrib->path, "unknown at first");
+		for (i = 0; i < 1000 && !(r.attrib && r.attrib->path); i++) {
+			kt_attrib_tick(c);
+			kt_attrib_fill(c, &r);
+		}
+		ASSERT_TRUE(r.attrib && r.attrib->path, "the walk found it");
+		snprintf(dir, sizeof(dir), "/kt-unit-%d", getpid());
+		if (r.attrib && r.attrib->path)
+			ASSERT_STREQ(r.attrib->path, dir, "its path");
+		r.cgroup_id = 0xfffffffffff0ULL;
+		kt_attrib_fill(c, &r);
+		for (i = 0; i < 1000; i++)
+			kt_attrib_tick(c);
+		kt_attrib_fill(c, &r);
+		ASSERT_TRUE(r.attrib && !r.attrib->path, "a made-up id stays unknown");
+		kt_attrib_get_stats(c, &st);
+		ASSERT_EQ(st.resolved_walk, 1, "resolved by walk");
+		ASSERT_TRUE(st.walks >= 2, "walks finished");
+		unit_end();
 	}
-	ASSERT_TRUE(r.attrib && r.attrib->path, "the walk found it");
-	snprintf(dir, sizeof(dir), "/kt-unit-%d", getpid());
-	if (r.attrib && r.attrib->path)
-		ASSERT_STREQ(r.attrib->path, dir, "its path");
-	r.cgroup_id = 0xfffffffffff0ULL;
-	kt_attrib_fill(c, &r);
-	for (i = 0; i < 1000; i++)
-		kt_attrib_tick(c);
-	kt_attrib_fill(c, &r);
-	ASSERT_TRUE(r.attrib && !r.attrib->path, "a made-up id stays unknown");
-	kt_attrib_get_stats(c, &st);
-	ASSERT_EQ(st.resolved_walk, 1, "resolved by walk");
-	unit_end();
 
 	/* On the record's path: move ourselves into a fresh cgroup, load-time
 	 * style, and resolve its id from /proc/self/cgroup in one call. */
-	unit_start("attrib_resolves_a_live_task_on_the_record_path");
-	snprintf(dir, sizeof(dir), "%s/kt-unit-%d/docker-" ID_A ".scope", root, getpid());
-	if (mkdir(dir, 0755) || stat(dir, &sb)) {
-		unit_skip("cannot make a nested cgroup");
-	} else {
-		char procs[4300];
-		FILE *f;
-
-		snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
-		f = fopen(procs, "w");
-		if (f && fprintf(f, "%d\n", getpid()) > 0 && !fclose(f)) {
-			r.cgroup_id = sb.st_ino;
-			kt_attrib_fill(c, &r);
-			ASSERT_TRUE(r.attrib && r.attrib->path, "resolved at once");
-			if (r.attrib && r.attrib->path) {
-				ASSERT_STREQ(r.attrib->c.runtime ? r.attrib->c.runtime : "",
-					     "docker", "runtime");
-				ASSERT_STREQ(r.attrib->c.container_id, ID_A, "container id");
-			}
-			kt_attrib_get_stats(c, &st);
-			ASSERT_EQ(st.resolved_proc, 1, "resolved from /proc");
-			snprintf(procs, sizeof(procs), "%s/cgroup.procs", root);
-			f = fopen(procs, "w");
-			if (f) {
-				fprintf(f, "%d\n", getpid());
-				fclose(f);
-			}
-		} else {
-			if (f)
-				fclose(f);
-			unit_skip("cannot move into it");
+	if (unit_start("attrib_resolves_a_live_task_on_the_record_path")) {
+		if (!root || stat(root, &sb)) {
+			unit_skip("no cgroup2 mount here");
+			goto out;
 		}
+		snprintf(dir, sizeof(dir), "%s/kt-unit-%d", root, getpid());
+		mkdir(dir, 0755); /* the first case's, if it did not run */
+		memset(&r, 0, sizeof(r));
+		r.type = KT_RECORD_BPF_EVENT;
+		r.pid = r.tid = getpid();
+		snprintf(dir, sizeof(dir), "%s/kt-unit-%d/docker-" ID_A ".scope", root, getpid());
+		if (mkdir(dir, 0755) || stat(dir, &sb)) {
+			unit_skip("cannot make a nested cgroup");
+		} else {
+			char procs[4300];
+			FILE *f;
+
+			snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
+			f = fopen(procs, "w");
+			if (f && fprintf(f, "%d\n", getpid()) > 0 && !fclose(f)) {
+				r.cgroup_id = sb.st_ino;
+				kt_attrib_fill(c, &r);
+				ASSERT_TRUE(r.attrib && r.attrib->path, "resolved at once");
+				if (r.attrib && r.attrib->path) {
+					ASSERT_STREQ(r.attrib->c.runtime ? r.attrib->c.runtime : "",
+						     "docker", "runtime");
+					ASSERT_STREQ(r.attrib->c.container_id, ID_A,
+						     "container id");
+				}
+				kt_attrib_get_stats(c, &st);
+				ASSERT_EQ(st.resolved_proc, 1, "resolved from /proc");
+				snprintf(procs, sizeof(procs), "%s/cgroup.procs", root);
+				f = fopen(procs, "w");
+				if (f) {
+					fprintf(f, "%d\n", getpid());
+					fclose(f);
+				}
+			} else {
+				if (f)
+					fclose(f);
+				unit_skip("cannot move into it");
+			}
+			rmdir(dir);
+		}
+		snprintf(dir, sizeof(dir), "%s/kt-unit-%d", root, getpid());
 		rmdir(dir);
-	}
-	ASSERT_TRUE(st.walks >= 2, "walks finished");
-	snprintf(dir, sizeof(dir), "%s/kt-unit-%d", root, getpid());
-	rmdir(dir);
 out:
-	unit_end();
+		unit_end();
+	}
 	kt_attrib_free(c);
 }
 
@@ -329,54 +354,55 @@ static void test_cgroup_namespace(void)
 	struct stat sb;
 	int status = 0;
 
-	unit_start("attrib_private_cgroup_namespace_resolves_host_paths");
-	if (!root) {
-		unit_skip("no cgroup2 mount here");
-		goto out;
-	}
-	snprintf(nsdir, sizeof(nsdir), "%s/kt-unit-ns-%d", root, getpid());
-	snprintf(want, sizeof(want), "/kt-unit-tgt-%d/docker-" ID_B ".scope", getpid());
-	snprintf(tgt, sizeof(tgt), "%s/kt-unit-tgt-%d", root, getpid());
-	if (mkdir(nsdir, 0755) || mkdir(tgt, 0755)) {
-		unit_skip("cannot make cgroups (not root?)");
-		goto out;
-	}
-	snprintf(tgt, sizeof(tgt), "%s%s", root, want);
-	if (mkdir(tgt, 0755) || stat(tgt, &sb)) {
-		unit_skip("cannot make cgroups");
-		goto clean;
-	}
-	sleeper = fork();
-	if (!sleeper) {
-		write_pid(tgt, getpid());
-		pause();
-		_exit(0);
-	}
-	usleep(100000);
-	child = fork();
-	if (!child)
-		_exit(ns_child(root, nsdir, sleeper, sb.st_ino, want));
-	waitpid(child, &status, 0);
-	/* Its mount namespace went with it; the directory is ours to remove. */
-	snprintf(tgt, sizeof(tgt), "/tmp/kt-unit-hostcg-%d", child);
-	rmdir(tgt);
-	snprintf(tgt, sizeof(tgt), "%s%s", root, want);
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 77)
-		unit_skip("cannot unshare a cgroup namespace here");
-	else
-		ASSERT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0,
-			  "child resolved the host path through /proc");
+	if (unit_start("attrib_private_cgroup_namespace_resolves_host_paths")) {
+		if (!root) {
+			unit_skip("no cgroup2 mount here");
+			goto out;
+		}
+		snprintf(nsdir, sizeof(nsdir), "%s/kt-unit-ns-%d", root, getpid());
+		snprintf(want, sizeof(want), "/kt-unit-tgt-%d/docker-" ID_B ".scope", getpid());
+		snprintf(tgt, sizeof(tgt), "%s/kt-unit-tgt-%d", root, getpid());
+		if (mkdir(nsdir, 0755) || mkdir(tgt, 0755)) {
+			unit_skip("cannot make cgroups (not root?)");
+			goto out;
+		}
+		snprintf(tgt, sizeof(tgt), "%s%s", root, want);
+		if (mkdir(tgt, 0755) || stat(tgt, &sb)) {
+			unit_skip("cannot make cgroups");
+			goto clean;
+		}
+		sleeper = fork();
+		if (!sleeper) {
+			write_pid(tgt, getpid());
+			pause();
+			_exit(0);
+		}
+		usleep(100000);
+		child = fork();
+		if (!child)
+			_exit(ns_child(root, nsdir, sleeper, sb.st_ino, want));
+		waitpid(child, &status, 0);
+		/* Its mount namespace went with it; the directory is ours to remove. */
+		snprintf(tgt, sizeof(tgt), "/tmp/kt-unit-hostcg-%d", child);
+		rmdir(tgt);
+		snprintf(tgt, sizeof(tgt), "%s%s", root, want);
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 77)
+			unit_skip("cannot unshare a cgroup namespace here");
+		else
+			ASSERT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0,
+				  "child resolved the host path through /proc");
 clean:
-	if (sleeper > 0) {
-		kill(sleeper, SIGKILL);
-		waitpid(sleeper, NULL, 0);
-	}
-	rmdir(tgt);
-	snprintf(tgt, sizeof(tgt), "%s/kt-unit-tgt-%d", root, getpid());
-	rmdir(tgt);
-	rmdir(nsdir);
+		if (sleeper > 0) {
+			kill(sleeper, SIGKILL);
+			waitpid(sleeper, NULL, 0);
+		}
+		rmdir(tgt);
+		snprintf(tgt, sizeof(tgt), "%s/kt-unit-tgt-%d", root, getpid());
+		rmdir(tgt);
+		rmdir(nsdir);
 out:
-	unit_end();
+		unit_end();
+	}
 	kt_attrib_free(probe);
 }
 

@@ -57,36 +57,37 @@ static void test_perf_ksymbol_layout(void)
 	__u16 type, flags;
 	ssize_t n;
 
-	unit_start("perf_ksymbol_layout");
-	n = kt_encode_perf(&r, buf, sizeof(buf));
-	ASSERT_EQ(n, 8 + 16 + padded + 24, "record size");
-	memcpy(&h, buf, sizeof(h));
-	ASSERT_EQ(h.type, PERF_RECORD_KSYMBOL, "header.type");
-	ASSERT_EQ(h.size, n, "header.size covers the trailer");
-	ASSERT_EQ(h.size % 8, 0, "size is 8-aligned");
-	memcpy(&addr, buf + 8, 8);
-	memcpy(&len, buf + 16, 4);
-	memcpy(&type, buf + 20, 2);
-	memcpy(&flags, buf + 22, 2);
-	ASSERT_EQ(addr, r.addr, "addr");
-	ASSERT_EQ(len, 35, "len");
-	ASSERT_EQ(type, PERF_RECORD_KSYMBOL_TYPE_BPF, "ksym_type");
-	ASSERT_EQ(flags, 0, "flags");
-	ASSERT_STREQ((char *)buf + 24, r.name, "name");
-	/* NUL padding to 8 bytes, all zero. */
-	for (size_t i = 24 + name_len; i < 24 + padded; i++)
-		if (!ASSERT_EQ(buf[i], 0, "name padding"))
-			break;
-	/* sample_id for TID|TIME|CPU: pid, tid, time, cpu, res. */
-	memcpy(&pid, buf + 24 + padded, 4);
-	memcpy(&tid, buf + 24 + padded + 4, 4);
-	memcpy(&time, buf + 24 + padded + 8, 8);
-	memcpy(&cpu, buf + 24 + padded + 16, 4);
-	ASSERT_EQ(pid, 161, "sample_id pid");
-	ASSERT_EQ(tid, 162, "sample_id tid");
-	ASSERT_EQ(time, r.time, "sample_id time");
-	ASSERT_EQ(cpu, 3, "sample_id cpu");
-	unit_end();
+	if (unit_start("perf_ksymbol_layout")) {
+		n = kt_encode_perf(&r, buf, sizeof(buf));
+		ASSERT_EQ(n, 8 + 16 + padded + 24, "record size");
+		memcpy(&h, buf, sizeof(h));
+		ASSERT_EQ(h.type, PERF_RECORD_KSYMBOL, "header.type");
+		ASSERT_EQ(h.size, n, "header.size covers the trailer");
+		ASSERT_EQ(h.size % 8, 0, "size is 8-aligned");
+		memcpy(&addr, buf + 8, 8);
+		memcpy(&len, buf + 16, 4);
+		memcpy(&type, buf + 20, 2);
+		memcpy(&flags, buf + 22, 2);
+		ASSERT_EQ(addr, r.addr, "addr");
+		ASSERT_EQ(len, 35, "len");
+		ASSERT_EQ(type, PERF_RECORD_KSYMBOL_TYPE_BPF, "ksym_type");
+		ASSERT_EQ(flags, 0, "flags");
+		ASSERT_STREQ((char *)buf + 24, r.name, "name");
+		/* NUL padding to 8 bytes, all zero. */
+		for (size_t i = 24 + name_len; i < 24 + padded; i++)
+			if (!ASSERT_EQ(buf[i], 0, "name padding"))
+				break;
+		/* sample_id for TID|TIME|CPU: pid, tid, time, cpu, res. */
+		memcpy(&pid, buf + 24 + padded, 4);
+		memcpy(&tid, buf + 24 + padded + 4, 4);
+		memcpy(&time, buf + 24 + padded + 8, 8);
+		memcpy(&cpu, buf + 24 + padded + 16, 4);
+		ASSERT_EQ(pid, 161, "sample_id pid");
+		ASSERT_EQ(tid, 162, "sample_id tid");
+		ASSERT_EQ(time, r.time, "sample_id time");
+		ASSERT_EQ(cpu, 3, "sample_id cpu");
+		unit_end();
+	}
 }
 
 static void test_perf_ksymbol_padding(void)
@@ -95,22 +96,23 @@ static void test_perf_ksymbol_padding(void)
 	char name[600];
 	int l;
 
-	unit_start("perf_ksymbol_padding_all_lengths");
-	/* Lengths 0..KT_NAME_MAX-1: size = 24 + ALIGN(len + 1, 8) + 24. */
-	for (l = 0; l < KT_NAME_MAX; l++) {
-		struct kt_record r;
-		ssize_t n;
+	if (unit_start("perf_ksymbol_padding_all_lengths")) {
+		/* Lengths 0..KT_NAME_MAX-1: size = 24 + ALIGN(len + 1, 8) + 24. */
+		for (l = 0; l < KT_NAME_MAX; l++) {
+			struct kt_record r;
+			ssize_t n;
 
-		memset(name, 'a', l);
-		name[l] = 0;
-		r = ksym(name);
-		n = kt_encode_perf(&r, buf, sizeof(buf));
-		if (!ASSERT_EQ(n, 24 + ((l + 1 + 7) & ~7) + 24, "size for a name length"))
-			break;
-		if (!ASSERT_EQ(buf[24 + l], 0, "terminating NUL"))
-			break;
+			memset(name, 'a', l);
+			name[l] = 0;
+			r = ksym(name);
+			n = kt_encode_perf(&r, buf, sizeof(buf));
+			if (!ASSERT_EQ(n, 24 + ((l + 1 + 7) & ~7) + 24, "size for a name length"))
+				break;
+			if (!ASSERT_EQ(buf[24 + l], 0, "terminating NUL"))
+				break;
+		}
+		unit_end();
 	}
-	unit_end();
 }
 
 static void test_perf_bpf_event_layout(void)
@@ -122,20 +124,21 @@ static void test_perf_bpf_event_layout(void)
 	__u32 id;
 	ssize_t n;
 
-	unit_start("perf_bpf_event_layout");
-	n = kt_encode_perf(&r, buf, sizeof(buf));
-	ASSERT_EQ(n, 8 + 16 + 24, "record size");
-	memcpy(&h, buf, sizeof(h));
-	ASSERT_EQ(h.type, PERF_RECORD_BPF_EVENT, "header.type");
-	ASSERT_EQ(h.size, n, "header.size");
-	memcpy(&type, buf + 8, 2);
-	memcpy(&flags, buf + 10, 2);
-	memcpy(&id, buf + 12, 4);
-	ASSERT_EQ(type, PERF_BPF_EVENT_PROG_LOAD, "type");
-	ASSERT_EQ(flags, 0, "flags");
-	ASSERT_EQ(id, 5, "id");
-	ASSERT_MEMEQ(buf + 16, r.tag, 8, "tag");
-	unit_end();
+	if (unit_start("perf_bpf_event_layout")) {
+		n = kt_encode_perf(&r, buf, sizeof(buf));
+		ASSERT_EQ(n, 8 + 16 + 24, "record size");
+		memcpy(&h, buf, sizeof(h));
+		ASSERT_EQ(h.type, PERF_RECORD_BPF_EVENT, "header.type");
+		ASSERT_EQ(h.size, n, "header.size");
+		memcpy(&type, buf + 8, 2);
+		memcpy(&flags, buf + 10, 2);
+		memcpy(&id, buf + 12, 4);
+		ASSERT_EQ(type, PERF_BPF_EVENT_PROG_LOAD, "type");
+		ASSERT_EQ(flags, 0, "flags");
+		ASSERT_EQ(id, 5, "id");
+		ASSERT_MEMEQ(buf + 16, r.tag, 8, "tag");
+		unit_end();
+	}
 }
 
 static void test_perf_lost_layout(void)
@@ -145,15 +148,16 @@ static void test_perf_lost_layout(void)
 	__u64 lost;
 	ssize_t n;
 
-	unit_start("perf_lost_layout");
-	r.type = KT_RECORD_LOST;
-	r.lost = 12345;
-	n = kt_encode_perf(&r, buf, sizeof(buf));
-	ASSERT_EQ(n, 8 + 16 + 24, "record size");
-	ASSERT_EQ(((struct perf_event_header *)buf)->type, PERF_RECORD_LOST, "header.type");
-	memcpy(&lost, buf + 16, 8);
-	ASSERT_EQ(lost, 12345, "lost");
-	unit_end();
+	if (unit_start("perf_lost_layout")) {
+		r.type = KT_RECORD_LOST;
+		r.lost = 12345;
+		n = kt_encode_perf(&r, buf, sizeof(buf));
+		ASSERT_EQ(n, 8 + 16 + 24, "record size");
+		ASSERT_EQ(((struct perf_event_header *)buf)->type, PERF_RECORD_LOST, "header.type");
+		memcpy(&lost, buf + 16, 8);
+		ASSERT_EQ(lost, 12345, "lost");
+		unit_end();
+	}
 }
 
 static void test_perf_snapshot_trailer(void)
@@ -162,11 +166,13 @@ static void test_perf_snapshot_trailer(void)
 	unsigned char buf[256], zero[24] = {};
 	ssize_t n;
 
-	unit_start("perf_snapshot_trailer_is_zero");
-	r.rflags = KT_RF_SNAPSHOT;
-	n = kt_encode_perf(&r, buf, sizeof(buf));
-	ASSERT_MEMEQ(buf + n - 24, zero, 24, "synthesized records carry an all-zero sample_id");
-	unit_end();
+	if (unit_start("perf_snapshot_trailer_is_zero")) {
+		r.rflags = KT_RF_SNAPSHOT;
+		n = kt_encode_perf(&r, buf, sizeof(buf));
+		ASSERT_MEMEQ(buf + n - 24, zero, 24,
+			     "synthesized records carry an all-zero sample_id");
+		unit_end();
+	}
 }
 
 static void test_perf_roundtrip(void)
@@ -175,20 +181,22 @@ static void test_perf_roundtrip(void)
 	unsigned char buf[1024];
 	ssize_t n;
 
-	unit_start("perf_roundtrip_through_native_decoder");
-	r.ksym_type = KT_KSYM_TYPE_BPF;
-	r.flags = KT_KSYM_FLAG_UNREGISTER;
-	n = kt_encode_perf(&r, buf, sizeof(buf));
-	ASSERT_EQ(kt_native_decode(&back, buf, n), 1, "decodes");
-	ASSERT_EQ(back.addr, r.addr, "addr");
-	ASSERT_EQ(back.len, r.len, "len");
-	ASSERT_EQ(back.flags, r.flags, "flags");
-	ASSERT_EQ(back.time, r.time, "time");
-	ASSERT_EQ(back.tid, r.tid, "tid");
-	ASSERT_STREQ(back.name, r.name, "name");
-	ASSERT_EQ(back.source, KT_SRC_BPF_IMAGE, "classified as a BPF image");
-	ASSERT_EQ(kt_native_decode(&back, buf, n - 8), -EINVAL, "truncated record rejected");
-	unit_end();
+	if (unit_start("perf_roundtrip_through_native_decoder")) {
+		r.ksym_type = KT_KSYM_TYPE_BPF;
+		r.flags = KT_KSYM_FLAG_UNREGISTER;
+		n = kt_encode_perf(&r, buf, sizeof(buf));
+		ASSERT_EQ(kt_native_decode(&back, buf, n), 1, "decodes");
+		ASSERT_EQ(back.addr, r.addr, "addr");
+		ASSERT_EQ(back.len, r.len, "len");
+		ASSERT_EQ(back.flags, r.flags, "flags");
+		ASSERT_EQ(back.time, r.time, "time");
+		ASSERT_EQ(back.tid, r.tid, "tid");
+		ASSERT_STREQ(back.name, r.name, "name");
+		ASSERT_EQ(back.source, KT_SRC_BPF_IMAGE, "classified as a BPF image");
+		ASSERT_EQ(kt_native_decode(&back, buf, n - 8), -EINVAL,
+			  "truncated record rejected");
+		unit_end();
+	}
 }
 
 static void test_perf_nospace(void)
@@ -196,9 +204,10 @@ static void test_perf_nospace(void)
 	struct kt_record r = ksym("bpf_prog_x");
 	unsigned char buf[16];
 
-	unit_start("perf_buffer_too_small");
-	ASSERT_EQ(kt_encode_perf(&r, buf, sizeof(buf)), -ENOSPC, "-ENOSPC");
-	unit_end();
+	if (unit_start("perf_buffer_too_small")) {
+		ASSERT_EQ(kt_encode_perf(&r, buf, sizeof(buf)), -ENOSPC, "-ENOSPC");
+		unit_end();
+	}
 }
 
 /* perf script's own formats, by printf: the hand-built encoder must give the
@@ -273,48 +282,49 @@ static void test_text_random(void)
 	ssize_t n;
 	int i, m;
 
-	unit_start("text_random_records_as_printf");
-	srandom(7);
-	memset(&r, 0, sizeof(r));
-	for (i = 0; i < 200000; i++) {
-		struct kt_record prev = r;
-
+	if (unit_start("text_random_records_as_printf")) {
+		srandom(7);
 		memset(&r, 0, sizeof(r));
-		r.type = types[random() % 3];
-		r.rflags = rflags[random() % 3];
-		r.time = rnd64();
-		r.tid = rnd64();
-		r.cpu = rnd64();
-		rnd_str(r.comm, sizeof(r.comm));
-		/* Runs of one task, as a loader makes them (the encoder keeps the
-		 * last task's prefix); sometimes only the cpu or tid changes. */
-		if (random() % 4) {
-			memcpy(r.comm, prev.comm, sizeof(r.comm));
-			r.tid = random() % 8 ? prev.tid : r.tid;
-			r.cpu = random() % 8 ? prev.cpu : r.cpu;
+		for (i = 0; i < 200000; i++) {
+			struct kt_record prev = r;
+
+			memset(&r, 0, sizeof(r));
+			r.type = types[random() % 3];
+			r.rflags = rflags[random() % 3];
+			r.time = rnd64();
+			r.tid = rnd64();
+			r.cpu = rnd64();
+			rnd_str(r.comm, sizeof(r.comm));
+			/* Runs of one task, as a loader makes them (the encoder keeps the
+			 * last task's prefix); sometimes only the cpu or tid changes. */
+			if (random() % 4) {
+				memcpy(r.comm, prev.comm, sizeof(r.comm));
+				r.tid = random() % 8 ? prev.tid : r.tid;
+				r.cpu = random() % 8 ? prev.cpu : r.cpu;
+			}
+			r.addr = rnd64();
+			r.len = rnd64();
+			r.ksym_type = rnd64();
+			r.flags = rnd64();
+			r.bpf_type = rnd64();
+			r.bpf_flags = rnd64();
+			r.prog_id = rnd64();
+			r.lost = rnd64();
+			rnd_str(r.name, sizeof(r.name));
+			m = ref_text(&r, want, sizeof(want));
+			n = kt_encode_text(&r, got, sizeof(got));
+			if (!ASSERT_EQ(n, m, "length") || !ASSERT_STREQ(got, want, "line"))
+				break;
+			/* Exactly the line and no room for its NUL: too small; one more
+			 * byte (a buffer shorter than the longest line): the same bytes. */
+			if (!ASSERT_EQ(kt_encode_text(&r, got, m), -ENOSPC, "-ENOSPC"))
+				break;
+			if (!ASSERT_EQ(kt_encode_text(&r, got, m + 1), m, "length, small buffer") ||
+			    !ASSERT_STREQ(got, want, "line, small buffer"))
+				break;
 		}
-		r.addr = rnd64();
-		r.len = rnd64();
-		r.ksym_type = rnd64();
-		r.flags = rnd64();
-		r.bpf_type = rnd64();
-		r.bpf_flags = rnd64();
-		r.prog_id = rnd64();
-		r.lost = rnd64();
-		rnd_str(r.name, sizeof(r.name));
-		m = ref_text(&r, want, sizeof(want));
-		n = kt_encode_text(&r, got, sizeof(got));
-		if (!ASSERT_EQ(n, m, "length") || !ASSERT_STREQ(got, want, "line"))
-			break;
-		/* Exactly the line and no room for its NUL: too small; one more
-		 * byte (a buffer shorter than the longest line): the same bytes. */
-		if (!ASSERT_EQ(kt_encode_text(&r, got, m), -ENOSPC, "-ENOSPC"))
-			break;
-		if (!ASSERT_EQ(kt_encode_text(&r, got, m + 1), m, "length, small buffer") ||
-		    !ASSERT_STREQ(got, want, "line, small buffer"))
-			break;
+		unit_end();
 	}
-	unit_end();
 }
 
 static void test_text(void)
@@ -322,62 +332,71 @@ static void test_text(void)
 	struct kt_record r = ksym("bpf_prog_144b218421930bf7_wl_sock_main");
 	char buf[1024];
 
-	unit_start("text_ksymbol_like_perf_script");
-	r.tid = 161;
-	r.cpu = 0;
-	r.time = 7558603999ULL; /* perf truncates to microseconds */
-	kt_encode_text(&r, buf, sizeof(buf));
-	ASSERT_STREQ(buf,
-		     "         bpftool   161 [000]     7.558603: PERF_RECORD_KSYMBOL addr "
-		     "ffffffffc00a5690 len 35 type 1 flags 0x0 name "
-		     "bpf_prog_144b218421930bf7_wl_sock_main\n",
-		     "KSYMBOL line");
-	unit_end();
+	if (unit_start("text_ksymbol_like_perf_script")) {
+		r.tid = 161;
+		r.cpu = 0;
+		r.time = 7558603999ULL; /* perf truncates to microseconds */
+		kt_encode_text(&r, buf, sizeof(buf));
+		ASSERT_STREQ(buf,
+			     "         bpftool   161 [000]     7.558603: PERF_RECORD_KSYMBOL addr "
+			     "ffffffffc00a5690 len 35 type 1 flags 0x0 name "
+			     "bpf_prog_144b218421930bf7_wl_sock_main\n",
+			     "KSYMBOL line");
+		unit_end();
+	}
 
-	unit_start("text_bpf_event_like_perf_script");
-	r = bpfev();
-	r.tid = 161;
-	r.cpu = 0;
-	r.time = 7558603999ULL;
-	kt_encode_text(&r, buf, sizeof(buf));
-	ASSERT_STREQ(buf,
-		     "         bpftool   161 [000]     7.558603: PERF_RECORD_BPF_EVENT type 1, "
-		     "flags 0, id 5\n",
-		     "BPF_EVENT line");
-	unit_end();
+	if (unit_start("text_bpf_event_like_perf_script")) {
+		r = bpfev();
+		r.tid = 161;
+		r.cpu = 0;
+		r.time = 7558603999ULL;
+		kt_encode_text(&r, buf, sizeof(buf));
+		ASSERT_STREQ(
+			buf,
+			"         bpftool   161 [000]     7.558603: PERF_RECORD_BPF_EVENT type 1, "
+			"flags 0, id 5\n",
+			"BPF_EVENT line");
+		unit_end();
+	}
 
-	unit_start("text_snapshot_like_perf_synthesized");
-	r = ksym("bpf_prog_5d1dbb6c18e30799_sock_main");
-	r.rflags = KT_RF_SNAPSHOT;
-	r.flags = 0;
-	kt_encode_text(&r, buf, sizeof(buf));
-	ASSERT_STREQ(buf,
-		     "         swapper     0 [000]     0.000000: PERF_RECORD_KSYMBOL addr "
-		     "ffffffffc00a5690 len 35 type 1 flags 0x0 name "
-		     "bpf_prog_5d1dbb6c18e30799_sock_main\n",
-		     "synthesized records print as swapper at time 0");
-	unit_end();
+	if (unit_start("text_snapshot_like_perf_synthesized")) {
+		r = ksym("bpf_prog_5d1dbb6c18e30799_sock_main");
+		r.rflags = KT_RF_SNAPSHOT;
+		r.flags = 0;
+		kt_encode_text(&r, buf, sizeof(buf));
+		ASSERT_STREQ(buf,
+			     "         swapper     0 [000]     0.000000: PERF_RECORD_KSYMBOL addr "
+			     "ffffffffc00a5690 len 35 type 1 flags 0x0 name "
+			     "bpf_prog_5d1dbb6c18e30799_sock_main\n",
+			     "synthesized records print as swapper at time 0");
+		unit_end();
+	}
 }
 
 static void test_json_escaping(void)
 {
 	char buf[4096];
 
-	unit_start("json_escapes_quotes_backslash_controls");
-	kt_json_str(buf, sizeof(buf), "a\"b\\c\nd\te\x01\x7f");
-	ASSERT_STREQ(buf, "\"a\\\"b\\\\c\\u000ad\\u0009e\\u0001\\u007f\"", "escaped");
-	unit_end();
+	if (unit_start("json_escapes_quotes_backslash_controls")) {
+		kt_json_str(buf, sizeof(buf), "a\"b\\c\nd\te\x01\x7f");
+		ASSERT_STREQ(buf, "\"a\\\"b\\\\c\\u000ad\\u0009e\\u0001\\u007f\"", "escaped");
+		unit_end();
+	}
 
-	unit_start("json_utf8_passes_invalid_bytes_escaped");
-	kt_json_str(buf, sizeof(buf), "caf\xc3\xa9 \xff\xfe \xc3 \xe2\x82\xac \xed\xa0\x80");
-	ASSERT_STREQ(buf,
-		     "\"caf\xc3\xa9 \\u00ff\\u00fe \\u00c3 \xe2\x82\xac \\u00ed\\u00a0\\u0080\"",
-		     "valid UTF-8 kept, invalid bytes and surrogates escaped");
-	unit_end();
+	if (unit_start("json_utf8_passes_invalid_bytes_escaped")) {
+		kt_json_str(buf, sizeof(buf),
+			    "caf\xc3\xa9 \xff\xfe \xc3 \xe2\x82\xac \xed\xa0\x80");
+		ASSERT_STREQ(
+			buf,
+			"\"caf\xc3\xa9 \\u00ff\\u00fe \\u00c3 \xe2\x82\xac \\u00ed\\u00a0\\u0080\"",
+			"valid UTF-8 kept, invalid bytes and surrogates escaped");
+		unit_end();
+	}
 
-	unit_start("json_str_nospace");
-	ASSERT_EQ(kt_json_str(buf, 4, "abcdef"), -ENOSPC, "-ENOSPC");
-	unit_end();
+	if (unit_start("json_str_nospace")) {
+		ASSERT_EQ(kt_json_str(buf, 4, "abcdef"), -ENOSPC, "-ENOSPC");
+		unit_end();
+	}
 }
 
 static void test_json_record(void)
@@ -386,59 +405,63 @@ static void test_json_record(void)
 	char buf[KT_ENCODE_MAX];
 	ssize_t n;
 
-	unit_start("json_ksymbol_fields");
-	r.flags = KT_KSYM_FLAG_UNREGISTER;
-	r.cgroup_id = 4242;
-	r.rflags = KT_RF_LOADER_IDENTITY;
-	r.source = KT_SRC_BPF_PROG;
-	n = kt_encode_json(&r, buf, sizeof(buf));
-	ASSERT_TRUE(n > 0 && buf[n - 1] == '\n', "one line");
-	ASSERT_TRUE(strstr(buf, "\"kind\":\"ksymbol\"") != NULL, "kind");
-	ASSERT_TRUE(strstr(buf, "\"addr\":\"0xffffffffc00a5690\"") != NULL, "addr as hex string");
-	ASSERT_TRUE(strstr(buf, "\"len\":35,") != NULL, "len");
-	ASSERT_TRUE(strstr(buf, "\"ksym_type\":1,\"ksym_type_name\":\"bpf\"") != NULL, "ksym type");
-	ASSERT_TRUE(strstr(buf, "\"flags\":1,\"unregister\":true") != NULL, "flags");
-	ASSERT_TRUE(strstr(buf, "\"name\":\"bpf_prog_1_\\\"odd\\\\name\"") != NULL, "escaped name");
-	ASSERT_TRUE(strstr(buf, "\"cgroup_id\":4242") != NULL, "cgroup_id");
-	ASSERT_TRUE(strstr(buf, "\"identity\":\"loader\"") != NULL, "identity from load time");
-	ASSERT_TRUE(strstr(buf, "\"pid\":161,\"tid\":162") != NULL, "pid/tid");
-	ASSERT_TRUE(strstr(buf, "\"time\":7558603123") != NULL, "time");
-	ASSERT_TRUE(strstr(buf, "\"module\":\"bpf\",\"prog_id\":null") != NULL,
-		    "module; no prog_id when unknown");
-	r.prog_id = 42;
-	kt_encode_json(&r, buf, sizeof(buf));
-	ASSERT_TRUE(strstr(buf, "\"prog_id\":42") != NULL, "the image's program");
-	unit_end();
+	if (unit_start("json_ksymbol_fields")) {
+		r.flags = KT_KSYM_FLAG_UNREGISTER;
+		r.cgroup_id = 4242;
+		r.rflags = KT_RF_LOADER_IDENTITY;
+		r.source = KT_SRC_BPF_PROG;
+		n = kt_encode_json(&r, buf, sizeof(buf));
+		ASSERT_TRUE(n > 0 && buf[n - 1] == '\n', "one line");
+		ASSERT_STRSTR(buf, "\"kind\":\"ksymbol\"", "kind");
+		ASSERT_STRSTR(buf, "\"addr\":\"0xffffffffc00a5690\"", "addr as hex string");
+		ASSERT_STRSTR(buf, "\"len\":35,", "len");
+		ASSERT_STRSTR(buf, "\"ksym_type\":1,\"ksym_type_name\":\"bpf\"", "ksym type");
+		ASSERT_STRSTR(buf, "\"flags\":1,\"unregister\":true", "flags");
+		ASSERT_STRSTR(buf, "\"name\":\"bpf_prog_1_\\\"odd\\\\name\"", "escaped name");
+		ASSERT_STRSTR(buf, "\"cgroup_id\":4242", "cgroup_id");
+		ASSERT_STRSTR(buf, "\"identity\":\"loader\"", "identity from load time");
+		ASSERT_STRSTR(buf, "\"pid\":161,\"tid\":162", "pid/tid");
+		ASSERT_STRSTR(buf, "\"time\":7558603123", "time");
+		ASSERT_STRSTR(buf, "\"module\":\"bpf\",\"prog_id\":null",
+			      "module; no prog_id when unknown");
+		r.prog_id = 42;
+		kt_encode_json(&r, buf, sizeof(buf));
+		ASSERT_STRSTR(buf, "\"prog_id\":42", "the image's program");
+		unit_end();
+	}
 
-	unit_start("json_ool_module");
-	r = ksym("ftrace_trampoline");
-	r.ksym_type = KT_KSYM_TYPE_OOL;
-	r.source = KT_SRC_FTRACE;
-	kt_encode_json(&r, buf, sizeof(buf));
-	ASSERT_TRUE(strstr(buf, "\"module\":\"__builtin__ftrace\"") != NULL, "ftrace module");
-	r.source = KT_SRC_KPROBE;
-	kt_encode_json(&r, buf, sizeof(buf));
-	ASSERT_TRUE(strstr(buf, "\"module\":\"__builtin__kprobes\"") != NULL, "kprobe module");
-	unit_end();
+	if (unit_start("json_ool_module")) {
+		r = ksym("ftrace_trampoline");
+		r.ksym_type = KT_KSYM_TYPE_OOL;
+		r.source = KT_SRC_FTRACE;
+		kt_encode_json(&r, buf, sizeof(buf));
+		ASSERT_STRSTR(buf, "\"module\":\"__builtin__ftrace\"", "ftrace module");
+		r.source = KT_SRC_KPROBE;
+		kt_encode_json(&r, buf, sizeof(buf));
+		ASSERT_STRSTR(buf, "\"module\":\"__builtin__kprobes\"", "kprobe module");
+		unit_end();
+	}
 
-	unit_start("json_bpf_event_fields");
-	r = bpfev();
-	strcpy(r.name, "wl_sock_main");
-	n = kt_encode_json(&r, buf, sizeof(buf));
-	ASSERT_TRUE(strstr(buf, "\"kind\":\"bpf_event\"") != NULL, "kind");
-	ASSERT_TRUE(strstr(buf, "\"type\":1,\"type_name\":\"prog_load\"") != NULL, "type");
-	ASSERT_TRUE(strstr(buf, "\"id\":5") != NULL, "id");
-	ASSERT_TRUE(strstr(buf, "\"tag\":\"144b218421930bf7\"") != NULL, "tag in hex");
-	ASSERT_TRUE(strstr(buf, "\"prog_name\":\"wl_sock_main\"") != NULL, "prog name");
-	unit_end();
+	if (unit_start("json_bpf_event_fields")) {
+		r = bpfev();
+		strcpy(r.name, "wl_sock_main");
+		n = kt_encode_json(&r, buf, sizeof(buf));
+		ASSERT_STRSTR(buf, "\"kind\":\"bpf_event\"", "kind");
+		ASSERT_STRSTR(buf, "\"type\":1,\"type_name\":\"prog_load\"", "type");
+		ASSERT_STRSTR(buf, "\"id\":5", "id");
+		ASSERT_STRSTR(buf, "\"tag\":\"144b218421930bf7\"", "tag in hex");
+		ASSERT_STRSTR(buf, "\"prog_name\":\"wl_sock_main\"", "prog name");
+		unit_end();
+	}
 
-	unit_start("json_longest_name_fits");
-	r = ksym("");
-	memset(r.name, 0x01, KT_NAME_MAX - 1); /* worst case: every byte escaped */
-	r.name[KT_NAME_MAX - 1] = 0;
-	n = kt_encode_json(&r, buf, sizeof(buf));
-	ASSERT_TRUE(n > 0, "fits in KT_ENCODE_MAX");
-	unit_end();
+	if (unit_start("json_longest_name_fits")) {
+		r = ksym("");
+		memset(r.name, 0x01, KT_NAME_MAX - 1); /* worst case: every byte escaped */
+		r.name[KT_NAME_MAX - 1] = 0;
+		n = kt_encode_json(&r, buf, sizeof(buf));
+		ASSERT_TRUE(n > 0, "fits in KT_ENCODE_MAX");
+		unit_end();
+	}
 }
 
 int main(void)

@@ -15,6 +15,7 @@ static struct kt_record ks(__u64 addr, const char *name, __u16 flags, __u32 tid)
 	r.ksym_type = KT_KSYM_TYPE_BPF;
 	r.flags = flags;
 	r.tid = r.pid = tid;
+	r.rflags = KT_RF_TASK_AT_HAND; /* as the BPF backend's */
 	r.source = kt_classify(r.ksym_type, name);
 	snprintf(r.name, sizeof(r.name), "%s", name);
 	return r;
@@ -30,6 +31,7 @@ static struct kt_record be(__u16 type, __u32 id, __u8 tagbyte, __u32 tid)
 	r.prog_id = id;
 	memset(r.tag, tagbyte, KT_TAG_SIZE);
 	r.tid = r.pid = tid;
+	r.rflags = KT_RF_TASK_AT_HAND; /* as the BPF backend's */
 	r.source = KT_SRC_BPF_PROG;
 	return r;
 }
@@ -49,86 +51,116 @@ static int collect(void *ctx, struct kt_record *r)
 	return 0;
 }
 
+/* Program 7 (tag aa) with its image at 0x1000, loaded by task 10. */
+static struct kt_symtab *loaded_prog7(void)
+{
+	struct kt_symtab *t = kt_symtab_new();
+	struct kt_record r;
+
+	r = ks(0x1000, "bpf_prog_aa_main", 0, 10);
+	kt_symtab_apply(t, &r);
+	r = be(KT_BPF_EVENT_PROG_LOAD, 7, 0xaa, 10);
+	kt_symtab_apply(t, &r);
+	return t;
+}
+
 int main(void)
 {
 	struct kt_symtab *t;
 	struct kt_record r;
 	struct walk w;
 
-	unit_start("symtab_dedupes_live_registers");
-	t = kt_symtab_new();
-	r = ks(0x1000, "bpf_prog_aa_main", 0, 10);
-	ASSERT_EQ(kt_symtab_apply(t, &r), KT_SYMTAB_NEW, "first register");
-	r = ks(0x1000, "bpf_prog_aa_main", 0, 10);
-	ASSERT_EQ(kt_symtab_apply(t, &r), KT_SYMTAB_DUP, "second register of a live symbol");
-	r = ks(0x1000, "bpf_prog_bb_other", 0, 10);
-	ASSERT_EQ(kt_symtab_apply(t, &r), KT_SYMTAB_NEW, "same address, other name");
-	r = be(KT_BPF_EVENT_PROG_LOAD, 7, 0xaa, 10);
-	ASSERT_EQ(kt_symtab_apply(t, &r), KT_SYMTAB_NEW, "program load");
-	r = be(KT_BPF_EVENT_PROG_LOAD, 7, 0xaa, 10);
-	ASSERT_EQ(kt_symtab_apply(t, &r), KT_SYMTAB_DUP, "same program again");
-	ASSERT_EQ(kt_symtab_nsyms(t), 2, "two symbols");
-	ASSERT_EQ(kt_symtab_nprogs(t), 1, "one program");
-	unit_end();
+	if (unit_start("symtab_dedupes_live_registers")) {
+		t = kt_symtab_new();
+		r = ks(0x1000, "bpf_prog_aa_main", 0, 10);
+		ASSERT_EQ(kt_symtab_apply(t, &r), KT_SYMTAB_NEW, "first register");
+		r = ks(0x1000, "bpf_prog_aa_main", 0, 10);
+		ASSERT_EQ(kt_symtab_apply(t, &r), KT_SYMTAB_DUP,
+			  "second register of a live symbol");
+		r = ks(0x1000, "bpf_prog_bb_other", 0, 10);
+		ASSERT_EQ(kt_symtab_apply(t, &r), KT_SYMTAB_NEW, "same address, other name");
+		r = be(KT_BPF_EVENT_PROG_LOAD, 7, 0xaa, 10);
+		ASSERT_EQ(kt_symtab_apply(t, &r), KT_SYMTAB_NEW, "program load");
+		r = be(KT_BPF_EVENT_PROG_LOAD, 7, 0xaa, 10);
+		ASSERT_EQ(kt_symtab_apply(t, &r), KT_SYMTAB_DUP, "same program again");
+		ASSERT_EQ(kt_symtab_nsyms(t), 2, "two symbols");
+		ASSERT_EQ(kt_symtab_nprogs(t), 1, "one program");
+		kt_symtab_free(t);
+		unit_end();
+	}
 
-	unit_start("symtab_completes_unload_id");
-	r = ks(0x1000, "bpf_prog_aa_main", KT_KSYM_FLAG_UNREGISTER, 99);
-	ASSERT_EQ(kt_symtab_apply(t, &r), KT_SYMTAB_NEW, "unregister");
-	ASSERT_EQ(r.prog_id, 7, "the image's program");
-	ASSERT_EQ(r.tid, 10, "the image's loader, not the task unloading");
-	ASSERT_TRUE(r.rflags & KT_RF_LOADER_IDENTITY, "marked as the loader's");
-	r = be(KT_BPF_EVENT_PROG_UNLOAD, 0, 0xaa, 99);
-	kt_symtab_apply(t, &r);
-	ASSERT_EQ(r.prog_id, 7, "id filled in from the program's images");
-	ASSERT_EQ(r.pid, 10, "the program's loader");
-	ASSERT_EQ(kt_symtab_nprogs(t), 0, "program gone");
-	unit_end();
+	if (unit_start("symtab_completes_unload_id")) {
+		t = loaded_prog7();
+		r = ks(0x1000, "bpf_prog_aa_main", KT_KSYM_FLAG_UNREGISTER, 99);
+		ASSERT_EQ(kt_symtab_apply(t, &r), KT_SYMTAB_NEW, "unregister");
+		ASSERT_EQ(r.prog_id, 7, "the image's program");
+		ASSERT_EQ(r.tid, 10, "the image's loader, not the task unloading");
+		ASSERT_TRUE(r.rflags & KT_RF_LOADER_IDENTITY, "marked as the loader's");
+		r = be(KT_BPF_EVENT_PROG_UNLOAD, 0, 0xaa, 99);
+		kt_symtab_apply(t, &r);
+		ASSERT_EQ(r.prog_id, 7, "id filled in from the program's images");
+		ASSERT_EQ(r.pid, 10, "the program's loader");
+		ASSERT_EQ(kt_symtab_nprogs(t), 0, "program gone");
+		kt_symtab_free(t);
+		unit_end();
+	}
 
-	unit_start("symtab_native_unload_keeps_its_task");
-	r = ks(0x3000, "bpf_prog_ff_n", 0, 20);
-	r.origin = KT_ORIGIN_NATIVE;
-	kt_symtab_apply(t, &r);
-	r = be(KT_BPF_EVENT_PROG_LOAD, 8, 0xff, 20);
-	r.origin = KT_ORIGIN_NATIVE;
-	kt_symtab_apply(t, &r);
-	r = ks(0x3000, "bpf_prog_ff_n", KT_KSYM_FLAG_UNREGISTER, 30);
-	r.origin = KT_ORIGIN_NATIVE;
-	kt_symtab_apply(t, &r);
-	ASSERT_EQ(r.tid, 30, "the kernel's record says who unloaded: kept");
-	ASSERT_TRUE(!(r.rflags & KT_RF_LOADER_IDENTITY), "not the loader's");
-	unit_end();
+	if (unit_start("symtab_native_unload_keeps_its_task")) {
+		t = kt_symtab_new();
+		r = ks(0x3000, "bpf_prog_ff_n", 0, 20);
+		r.origin = KT_ORIGIN_NATIVE;
+		r.rflags = 0; /* the kernel's records name the task that did it */
+		kt_symtab_apply(t, &r);
+		r = be(KT_BPF_EVENT_PROG_LOAD, 8, 0xff, 20);
+		r.origin = KT_ORIGIN_NATIVE;
+		r.rflags = 0; /* the kernel's records name the task that did it */
+		kt_symtab_apply(t, &r);
+		r = ks(0x3000, "bpf_prog_ff_n", KT_KSYM_FLAG_UNREGISTER, 30);
+		r.origin = KT_ORIGIN_NATIVE;
+		r.rflags = 0; /* the kernel's records name the task that did it */
+		kt_symtab_apply(t, &r);
+		ASSERT_EQ(r.tid, 30, "the kernel's record says who unloaded: kept");
+		ASSERT_TRUE(!(r.rflags & KT_RF_LOADER_IDENTITY), "not the loader's");
+		kt_symtab_free(t);
+		unit_end();
+	}
 
-	unit_start("symtab_unknown_unregister_passes");
-	r = ks(0x5000, "bpf_trampoline_1", KT_KSYM_FLAG_UNREGISTER, 1);
-	ASSERT_EQ(kt_symtab_apply(t, &r), KT_SYMTAB_NEW, "born before we looked: still news");
-	unit_end();
-	kt_symtab_free(t);
+	if (unit_start("symtab_unknown_unregister_passes")) {
+		t = loaded_prog7();
+		r = ks(0x5000, "bpf_trampoline_1", KT_KSYM_FLAG_UNREGISTER, 1);
+		ASSERT_EQ(kt_symtab_apply(t, &r), KT_SYMTAB_NEW,
+			  "born before we looked: still news");
+		kt_symtab_free(t);
+		unit_end();
+	}
 
-	unit_start("symtab_walk_programs_then_others");
-	t = kt_symtab_new();
-	r = ks(0x9000, "bpf_trampoline_6442505802", 0, 3);
-	kt_symtab_apply(t, &r);
-	r = ks(0x2000, "bpf_prog_cc_b", 0, 5);
-	kt_symtab_apply(t, &r);
-	r = ks(0x2100, "bpf_prog_dd_b_sub", 0, 5);
-	kt_symtab_apply(t, &r);
-	r = be(KT_BPF_EVENT_PROG_LOAD, 9, 0xcc, 5);
-	kt_symtab_apply(t, &r);
-	r = ks(0x1000, "bpf_prog_ee_a", 0, 6);
-	kt_symtab_apply(t, &r);
-	r = be(KT_BPF_EVENT_PROG_LOAD, 3, 0xee, 6);
-	kt_symtab_apply(t, &r);
-	memset(&w, 0, sizeof(w));
-	kt_symtab_walk(t, collect, &w);
-	ASSERT_EQ(w.n, 6, "six records");
-	ASSERT_STREQ(w.recs[0].name, "bpf_prog_ee_a", "prog 3's image first");
-	ASSERT_EQ(w.recs[1].prog_id, 3, "then prog 3's BPF_EVENT");
-	ASSERT_STREQ(w.recs[2].name, "bpf_prog_cc_b", "prog 9's main image");
-	ASSERT_STREQ(w.recs[3].name, "bpf_prog_dd_b_sub", "prog 9's subprogram, in order");
-	ASSERT_EQ(w.recs[4].prog_id, 9, "prog 9's BPF_EVENT");
-	ASSERT_STREQ(w.recs[5].name, "bpf_trampoline_6442505802", "other symbols last");
-	ASSERT_TRUE(w.recs[0].rflags & KT_RF_SNAPSHOT, "replayed records are marked snapshot");
-	unit_end();
-	kt_symtab_free(t);
+	if (unit_start("symtab_walk_programs_then_others")) {
+		t = kt_symtab_new();
+		r = ks(0x9000, "bpf_trampoline_6442505802", 0, 3);
+		kt_symtab_apply(t, &r);
+		r = ks(0x2000, "bpf_prog_cc_b", 0, 5);
+		kt_symtab_apply(t, &r);
+		r = ks(0x2100, "bpf_prog_dd_b_sub", 0, 5);
+		kt_symtab_apply(t, &r);
+		r = be(KT_BPF_EVENT_PROG_LOAD, 9, 0xcc, 5);
+		kt_symtab_apply(t, &r);
+		r = ks(0x1000, "bpf_prog_ee_a", 0, 6);
+		kt_symtab_apply(t, &r);
+		r = be(KT_BPF_EVENT_PROG_LOAD, 3, 0xee, 6);
+		kt_symtab_apply(t, &r);
+		memset(&w, 0, sizeof(w));
+		kt_symtab_walk(t, collect, &w);
+		ASSERT_EQ(w.n, 6, "six records");
+		ASSERT_STREQ(w.recs[0].name, "bpf_prog_ee_a", "prog 3's image first");
+		ASSERT_EQ(w.recs[1].prog_id, 3, "then prog 3's BPF_EVENT");
+		ASSERT_STREQ(w.recs[2].name, "bpf_prog_cc_b", "prog 9's main image");
+		ASSERT_STREQ(w.recs[3].name, "bpf_prog_dd_b_sub", "prog 9's subprogram, in order");
+		ASSERT_EQ(w.recs[4].prog_id, 9, "prog 9's BPF_EVENT");
+		ASSERT_STREQ(w.recs[5].name, "bpf_trampoline_6442505802", "other symbols last");
+		ASSERT_TRUE(w.recs[0].rflags & KT_RF_SNAPSHOT,
+			    "replayed records are marked snapshot");
+		kt_symtab_free(t);
+		unit_end();
+	}
 	return unit_exit();
 }

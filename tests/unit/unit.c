@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <regex.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include "unit.h"
 
 static const char *cur;
@@ -9,12 +11,32 @@ static size_t rlen;
 static const char *skip_why;
 static int failed_cases;
 
-void unit_start(const char *name)
+extern const char *__progname;
+
+static bool selected(const char *name)
+{
+	static regex_t re;
+	static int have = -1;
+	char full[256];
+
+	if (have < 0) {
+		const char *only = getenv("KT_UNIT_ONLY");
+
+		have = only && *only && !regcomp(&re, only, REG_EXTENDED | REG_NOSUB);
+	}
+	if (!have)
+		return true;
+	snprintf(full, sizeof(full), "%s/%s", __progname, name);
+	return !regexec(&re, full, 0, NULL, 0);
+}
+
+bool unit_start(const char *name)
 {
 	cur = name;
 	rlen = 0;
 	reasons[0] = 0;
 	skip_why = NULL;
+	return selected(name);
 }
 
 void unit_skip(const char *why)

@@ -3,6 +3,15 @@
  * Minimal host test harness in the spirit of the BPF selftests' test_progs.h:
  * named assertions print actual vs expected and return bool; each test case
  * prints one PASS/FAIL/SKIP line; the binary exits non-zero if any failed.
+ *
+ *	if (unit_start("case_name")) {
+ *		ASSERT_EQ(...);
+ *		unit_end();
+ *	}
+ *
+ * A case runs only if its name (or "binary/case") matches the extended
+ * regex in KT_UNIT_ONLY (tests/run.sh --only), or if that is unset.  Each
+ * case sets up what it needs: none relies on an earlier one having passed.
  */
 #ifndef KT_UNIT_H
 #define KT_UNIT_H
@@ -11,7 +20,8 @@
 #include <stdio.h>
 #include <string.h>
 
-void unit_start(const char *name);
+/* Start a case: true if it is to run. */
+bool unit_start(const char *name);
 void unit_skip(const char *why);
 /* Record a failure of the current case (printed at the end of the case). */
 void unit_failf(const char *file, int line, const char *fmt, ...)
@@ -49,12 +59,32 @@ int unit_exit(void);
 		___ok;                                                                \
 	})
 
-#define ASSERT_MEMEQ(actual, expected, len, what)                                 \
-	({                                                                        \
-		bool ___ok = !memcmp((actual), (expected), (len));                \
-		if (!___ok)                                                       \
-			unit_failf(__FILE__, __LINE__, "%s: bytes differ", what); \
-		___ok;                                                            \
+/* On a difference: the first differing offset and the bytes there. */
+#define ASSERT_MEMEQ(actual, expected, len, what)                                        \
+	({                                                                               \
+		const unsigned char *___a = (const void *)(actual),                      \
+				    *___e = (const void *)(expected);                    \
+		size_t ___n = (len), ___i = 0;                                           \
+		while (___i < ___n && ___a[___i] == ___e[___i])                          \
+			___i++;                                                          \
+		if (___i < ___n)                                                         \
+			unit_failf(__FILE__, __LINE__,                                   \
+				   "%s: bytes differ at offset %zu of %zu: got 0x%02x, " \
+				   "expected 0x%02x",                                    \
+				   what, ___i, ___n, ___a[___i], ___e[___i]);            \
+		___i == ___n;                                                            \
+	})
+
+/* haystack contains needle; prints both if not. */
+#define ASSERT_STRSTR(haystack, needle, what)                                         \
+	({                                                                            \
+		const char *___h = (haystack), *___s = (needle);                      \
+		bool ___ok = ___h && strstr(___h, ___s);                              \
+		if (!___ok)                                                           \
+			unit_failf(__FILE__, __LINE__,                                \
+				   "%s:\n    got      '%s'\n    lacks    '%s'", what, \
+				   ___h ? ___h : "(null)", ___s);                     \
+		___ok;                                                                \
 	})
 
 #endif

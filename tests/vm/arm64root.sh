@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #
 # What an arm64 test VM needs besides build/arm64/: Debian bookworm's arm64
-# busybox-static, bpftool, perf (linux-perf, the same line as the host's) and
+# busybox-static, bpftool, jq, perf (linux-perf, the same line as the host's) and
 # setpriv (util-linux),
 # with every library they load, unpacked into a cache directory whose path
 # is printed: ~/.cache/ksymtap/arm64/root.  apt computes the package closure
@@ -14,7 +14,7 @@ update=1
 [ "${1:-}" = --no-update ] && update=
 . "$(dirname "$0")/apt.sh"
 root=$kt_cache/arm64/root
-want="busybox-static bpftool linux-perf util-linux"
+want="busybox-static bpftool linux-perf util-linux jq"
 stamp=$root/.packages
 
 [ -n "$update" ] && kt_apt_update

@@ -121,27 +121,17 @@ perf_records() { # file [synth=1 to keep synthesized records]
 	}'
 }
 
-# An awk function: get(key) of the current JSON line (our flat objects).
-AWK_JSON_GET='
-	function get(k,   r) {
-		if (match($0, "\"" k "\":\"[^\"]*\"")) { r = substr($0, RSTART + length(k) + 4, RLENGTH - length(k) - 5); return r }
-		if (match($0, "\"" k "\":[^,}]*")) return substr($0, RSTART + length(k) + 3, RLENGTH - length(k) - 3)
-		return ""
-	}'
-
-# ksymtap JSON lines as the same tab-separated fields.
-json_field() { # line key  (strings without quotes)
-	echo "$1" | sed -n "s/.*\"$2\":\"\{0,1\}\([^\",}]*\)\"\{0,1\}[,}].*/\1/p"
+# ksymtap's JSON is read with jq (Debian's, in the initramfs), never by
+# pattern: a field is what a JSON parser says it is.
+json_field() { # json-text key  (strings without quotes; null: nothing)
+	printf '%s\n' "$1" | jq -r --arg k "$2" '.[$k] // empty'
 }
+# ksymtap JSON lines as the tab-separated fields perf_records prints.
 kt_records() { # json-file
-	awk "$AWK_JSON_GET"'
-	/"kind":"ksymbol"/ {
-		a = get("addr"); sub("^0x", "", a)
-		printf "K\t%s\t%s\t%s\t%s\t%s\n", a, get("len"), get("ksym_type"), get("flags"), get("name")
-	}
-	/"kind":"bpf_event"/ {
-		printf "B\t%s\t%s\t%s\t%s\n", get("type"), get("flags"), get("id"), get("tag")
-	}' "$1"
+	jq -r 'if .kind == "ksymbol" then
+			["K", (.addr | sub("^0x"; "")), .len, .ksym_type, .flags, .name]
+		elif .kind == "bpf_event" then ["B", .type, .flags, .id, .tag]
+		else empty end | @tsv' "$1"
 }
 
 # Every native record must be among ksymtap's, as often as natively.  len may
@@ -317,21 +307,24 @@ bpftool_progs() {
 # sorted; and "TWICE ..." for a register of a symbol (or a PROG_LOAD of an id)
 # that is already live: something reported twice.
 kt_replay() { # json-file
-	awk "$AWK_JSON_GET"'
-	/"kind":"ksymbol"/ {
-		a = get("addr"); sub("^0x", "", a)
+	jq -r 'if .kind == "ksymbol" then
+			["K", (.addr | sub("^0x"; "")), .source, .name, .unregister]
+		elif .kind == "bpf_event" then ["B", .type, .id, .tag]
+		else empty end | @tsv' "$1" |
+	awk -F '\t' '
+	$1 == "K" {
+		a = $2
 		while (length(a) < 16) a = "0" a
-		s = get("source")
-		m = s == "ftrace" ? "__builtin__ftrace" : s == "kprobe" ? "__builtin__kprobes" : "bpf"
-		k = a " t " get("name") "\t[" m "]"
-		if (get("unregister") == "true") delete live[k]
+		m = $3 == "ftrace" ? "__builtin__ftrace" : $3 == "kprobe" ? "__builtin__kprobes" : "bpf"
+		k = a " t " $4 "\t[" m "]"
+		if ($5 == "true") delete live[k]
 		else { if (k in live) print "TWICE " k; live[k] = 1 }
 	}
-	/"kind":"bpf_event"/ {
-		id = get("id"); t = get("type")
-		if (t == 1) { if (id in progs) print "TWICE prog " id; progs[id] = get("tag") }
+	$1 == "B" {
+		t = $2; id = $3
+		if (t == 1) { if (id in progs) print "TWICE prog " id; progs[id] = $4 }
 		else if (t == 2) delete progs[id]
 	}
 	END { for (k in live) print "S " k; for (i in progs) print "P " i " " progs[i] }
-	' "$1" | sort
+	' | sort
 }

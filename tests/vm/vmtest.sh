@@ -209,12 +209,15 @@ if [ $arch = arm64 ]; then
 	copy_foreign_with_libs /usr/sbin/bpftool
 	copy_foreign_with_libs /usr/bin/perf
 	copy_foreign_with_libs /usr/bin/setpriv
+	copy_foreign_with_libs /usr/bin/jq
 else
 	copy_with_libs "$(command -v bpftool)" /usr/sbin/bpftool
 	# Debian's /usr/bin/perf is the binary itself (linux-perf 6.1).
 	copy_with_libs "$(readlink -f "$(command -v perf)")" /usr/bin/perf
 	# util-linux's, for the deployment tests' reduced capabilities.
 	copy_with_libs "$(command -v setpriv)" /usr/bin/setpriv
+	# The tests read ksymtap's JSON with a real parser.
+	copy_with_libs "$(command -v jq)" /usr/bin/jq
 fi
 echo "root:x:0:0:root:/root:/bin/sh" >"$root/etc/passwd"
 echo "root:x:0:" >"$root/etc/group"
