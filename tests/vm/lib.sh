@@ -126,6 +126,27 @@ perf_records() { # file [synth=1 to keep synthesized records]
 json_field() { # json-text key  (strings without quotes; null: nothing)
 	printf '%s\n' "$1" | jq -r --arg k "$2" '.[$k] // empty'
 }
+# The objects of a JSON-lines FILE for which the jq condition COND holds,
+# one per line; a line cut short by a writer still running is left out.
+json_sel() { # file cond
+	jq -c "select($2)" "$1" 2>/dev/null
+}
+json_has() { # file cond
+	[ -n "$(json_sel "$1" "$2" | head -n 1)" ]
+}
+json_count() { # file cond
+	json_sel "$1" "$2" | wc -l
+}
+# Wait until FILE has an object for which COND holds, up to SEC seconds.
+wait_json() { # file cond sec
+	local i=0
+	while [ $i -lt $(($3 * 10)) ]; do
+		json_has "$1" "$2" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
 # ksymtap JSON lines as the tab-separated fields perf_records prints.
 kt_records() { # json-file
 	jq -r 'if .kind == "ksymbol" then

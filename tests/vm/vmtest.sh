@@ -159,6 +159,8 @@ systemd_root() {
 	ln -sf /etc/systemd/system/kt-test.service \
 		"$root/etc/systemd/system/multi-user.target.wants/kt-test.service"
 	install -m 0755 "$top/tests/vm/systemd/systemd_unit.sh" "$root/ksymtap/"
+	# The test reads JSON with jq: the host's (bookworm, as the root).
+	copy_with_libs "$(command -v jq)" /usr/bin/jq
 	for f in ktload subprogs.bpf.o; do
 		cp "$bdir/tests/vm/$f" "$root/ksymtap/bin/"
 	done

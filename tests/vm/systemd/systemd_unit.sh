@@ -47,7 +47,7 @@ systemctl start ksymtap || fail "systemctl start"
 wait_for test -S $S || fail "no socket"
 [ "$(stat -c %a $S)" = 600 ] || fail "socket mode $(stat -c %a $S), expected 600"
 ksymtap tail -s $S --snapshot -f json >/tmp/root.json || fail "root client"
-grep -q "\"type_name\":\"prog_load\",\"flags\":0,\"id\":$pre_id," /tmp/root.json ||
+jq -e "select(.type_name == \"prog_load\" and .id == $pre_id)" /tmp/root.json | grep -q . ||
 	fail "program $pre_id not in the table"
 journalctl -u ksymtap --no-pager | grep 'ksymtap: ready' || fail "no ready line in the journal"
 journalctl -u ksymtap --no-pager | grep -i 'ksymtap: error' && fail "an error in the journal"
@@ -63,14 +63,16 @@ wait_for test -S $S || fail "no socket after restart"
 runuser -u tester -- ksymtap tail -s $S -f json >/tmp/tester.json 2>/tmp/tester.err &
 T=$!
 wait_for grep -q snapshot_end /tmp/tester.json || fail "tester got no table: $(cat /tmp/tester.err)"
-grep -q "\"type_name\":\"prog_load\",\"flags\":0,\"id\":$pre_id," /tmp/tester.json ||
+jq "select(.type_name == \"prog_load\" and .id == $pre_id)" /tmp/tester.json 2>/dev/null | grep -q . ||
 	fail "tester: program $pre_id not in the table"
 $BIN/ktload -w /tmp/go1 $BIN/subprogs.bpf.o >/tmp/load.txt &
 wait_for grep -q '^loaded' /tmp/load.txt || fail "workload did not load"
 id=$(awk '/^loaded kt_sock_main/ {print $4}' /tmp/load.txt)
-wait_for grep -q "\"prog_load\",\"flags\":0,\"id\":$id," /tmp/tester.json ||
+has_load() { jq "select(.type_name == \"prog_load\" and .id == $1)" "$2" 2>/dev/null | grep -q .; }
+wait_for has_load "$id" /tmp/tester.json ||
 	fail "tester: live program $id not seen"
-n=$(grep '"kind":"ksymbol"' /tmp/tester.json | grep -c '"name":"bpf_prog_[0-9a-f]*_kt_\(sock_main\|sub_one\|sub_two\)"')
+n=$(jq -c 'select(.kind == "ksymbol" and (.name | test("^bpf_prog_[0-9a-f]+_kt_(sock_main|sub_one|sub_two)$")))' \
+	/tmp/tester.json 2>/dev/null | wc -l)
 [ "$n" -ge 6 ] || fail "tester: $n images of the two programs, expected 6"
 runuser -u nobody -- ksymtap tail -s $S --snapshot -f json >/dev/null 2>&1 &&
 	fail "a user outside the group could read"

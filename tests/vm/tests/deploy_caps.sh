@@ -73,21 +73,21 @@ if no_fentry && ! grep -q ' bpf_kallsyms$' /proc/kallsyms; then
 		fail "no warning that programs come without ids"
 	note "no walker on this kernel: the table has the program's images, not its id"
 else
-	grep '"snapshot":true' a.json | grep -q "\"type_name\":\"prog_load\",\"flags\":0,\"id\":$pre_id," ||
+	json_has a.json ".snapshot and .type_name == \"prog_load\" and .id == $pre_id" ||
 		fail "program $pre_id, loaded before the start, is not in the table"
 fi
-nimg=$(grep '"snapshot":true' a.json | grep -c '"name":"bpf_prog_[0-9a-f]*_kt_\(sock_main\|sub_one\|sub_two\)"')
+nimg=$(json_count a.json '.snapshot and (.name | test("^bpf_prog_[0-9a-f]+_kt_(sock_main|sub_one|sub_two)$"))')
 [ "$nimg" -ge 3 ] || fail "$nimg of its 3 images in the table"
 
 sh -c "echo \$\$ >/sys/fs/cgroup$KUBE/cgroup.procs && exec ktload -w go1 $BIN/subprogs.bpf.o" >load.txt &
 P1=$!
 wait_for load.txt '^loaded' 30 || fail "workload did not load"
 id=$(awk '/^loaded kt_sock_main/ {print $4}' load.txt)
-wait_for a.json "\"prog_load\",\"flags\":0,\"id\":$id," 10 || fail "live program $id not seen"
+wait_json a.json ".type_name == \"prog_load\" and .id == $id" 10 || fail "live program $id not seen"
 if [ -n "$bpf" ]; then
-	grep "\"prog_load\",\"flags\":0,\"id\":$id," a.json |
-		grep -q "\"cgroup_path\":\"$KUBE\",\"container_runtime\":\"containerd\",\"container_id\":\"$ID_K\",\"pod_uid\":\"$UID\"" ||
-		fail "program $id not attributed to its pod: $(grep "\"id\":$id," a.json)"
+	json_has a.json ".type_name == \"prog_load\" and .id == $id and .cgroup_path == \"$KUBE\" and
+		.container_runtime == \"containerd\" and .container_id == \"$ID_K\" and .pod_uid == \"$UID\"" ||
+		fail "program $id not attributed to its pod: $(json_sel a.json ".id == $id")"
 else
 	note "native backend here: no cgroup ids, attribution not checked"
 fi
@@ -102,10 +102,10 @@ wait $SRV || fail "serve exited $? on SIGTERM"
 main=$(awk '/ bpf_prog_[0-9a-f]+_kt_sock_main\t?/ {print $3; exit}' /proc/kallsyms)
 $AS_POD ksymtap -d 1 -f json >s.json 2>s.err || fail "stream: $(cat s.err)"
 if [ -n "$ids" ]; then
-	grep -q "\"snapshot\":true.*\"type_name\":\"prog_load\",\"flags\":0,\"id\":$pre_id," s.json ||
+	json_has s.json ".snapshot and .type_name == \"prog_load\" and .id == $pre_id" ||
 		fail "stream: program $pre_id not in its snapshot"
 else
-	grep -q "\"snapshot\":true.*\"name\":\"$main\"" s.json || fail "stream: $main not in its snapshot"
+	json_has s.json ".snapshot and .name == \"$main\"" || fail "stream: $main not in its snapshot"
 fi
 $AS_POD ksymtap record -d 1 -o r.data 2>r.err || fail "record: $(cat r.err)"
 if [ -n "$ids" ]; then

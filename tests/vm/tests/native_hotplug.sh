@@ -22,7 +22,8 @@ cat out.json.err
 
 for f in hot1.txt hot2.txt; do
 	read -r _ id _ tag _ addr _ len _ name <$f
-	grep -q "\"kind\":\"ksymbol\",.*\"cpu\":1,.*\"addr\":\"0x$addr\",\"len\":$len,.*\"name\":\"bpf_prog_${tag}_$name\"" out.json ||
+	json_has out.json ".kind == \"ksymbol\" and .cpu == 1 and .addr == \"0x$addr\" and .len == $len and
+		.name == \"bpf_prog_${tag}_$name\"" ||
 		fail "$name (id $id) loaded on cpu1 is not reported from cpu1"
-	grep -q "\"kind\":\"bpf_event\",.*\"type\":1,.*\"id\":$id," out.json || fail "no PROG_LOAD for $name"
+	json_has out.json ".kind == \"bpf_event\" and .type == 1 and .id == $id" || fail "no PROG_LOAD for $name"
 done

@@ -45,22 +45,25 @@ tag2=$(bpftool prog show id "$id2" | sed -n 's/.*tag \([0-9a-f]*\).*/\1/p')
 [ -n "$tag1" ] && [ -n "$tag2" ] || fail "bpftool does not know progs $id1 $id2"
 note "docker loader pid $L1 prog $id1 tag $tag1; containerd loader pid $L2 prog $id2 tag $tag2"
 
-want_d="\"cgroup_id\":$cg_d,\"identity\":\"[a-z]*\",\"snapshot\":[a-z]*,\"origin\":\"bpf\",\"cgroup_path\":\"$DOCKER\",\"container_runtime\":\"docker\",\"container_id\":\"$ID_D\",\"pod_uid\":null,"
-want_k="\"cgroup_id\":$cg_k,\"identity\":\"[a-z]*\",\"snapshot\":[a-z]*,\"origin\":\"bpf\",\"cgroup_path\":\"$KUBE\",\"container_runtime\":\"containerd\",\"container_id\":\"$ID_K\",\"pod_uid\":\"$UID\","
+want_d=".cgroup_id == $cg_d and .origin == \"bpf\" and .cgroup_path == \"$DOCKER\" and
+	.container_runtime == \"docker\" and .container_id == \"$ID_D\" and .pod_uid == null"
+want_k=".cgroup_id == $cg_k and .origin == \"bpf\" and .cgroup_path == \"$KUBE\" and
+	.container_runtime == \"containerd\" and .container_id == \"$ID_K\" and .pod_uid == \"$UID\""
 
 # check FILE ID TAG WANT KIND: the program's PROG_LOAD (or UNLOAD) has the
 # attribution, and so has every KSYMBOL its loader's pid made.
 check() {
-	grep "\"type_name\":\"$5\",\"flags\":0,\"id\":$2,\"tag\":\"$3\"" "$1" >rec.txt ||
-		fail "$1: no $5 of prog $2 tag $3"
-	grep -q "$4" rec.txt || fail "$1: $5 of prog $2 lacks its attribution: $(cat rec.txt)"
+	rec=".type_name == \"$5\" and .flags == 0 and .id == $2 and .tag == \"$3\""
+	json_has "$1" "$rec" || fail "$1: no $5 of prog $2 tag $3"
+	json_has "$1" "$rec and ($4)" ||
+		fail "$1: $5 of prog $2 lacks its attribution: $(json_sel "$1" "$rec")"
 }
 for f in a.json b.json; do
-	wait_for $f "\"prog_load\",\"flags\":0,\"id\":$id2," 10 || fail "$f: prog $id2 not seen"
+	wait_json $f ".type_name == \"prog_load\" and .id == $id2" 10 || fail "$f: prog $id2 not seen"
 	check $f "$id1" "$tag1" "$want_d" prog_load
 	check $f "$id2" "$tag2" "$want_k" prog_load
-	n1=$(grep "\"kind\":\"ksymbol\".*\"pid\":$L1,.*\"name\":\"bpf_prog_" $f | grep -c "$want_d")
-	n2=$(grep "\"kind\":\"ksymbol\".*\"pid\":$L2,.*\"name\":\"bpf_prog_" $f | grep -c "$want_k")
+	n1=$(json_count $f ".kind == \"ksymbol\" and .pid == $L1 and (.name | startswith(\"bpf_prog_\")) and ($want_d)")
+	n2=$(json_count $f ".kind == \"ksymbol\" and .pid == $L2 and (.name | startswith(\"bpf_prog_\")) and ($want_k)")
 	[ "$n1" -ge 3 ] && [ "$n2" -ge 3 ] || fail "$f: $n1 and $n2 attributed program images, expected 3 each"
 done
 
@@ -68,7 +71,7 @@ done
 ksymtap tail -s $S >c.json 2>c.err &
 C=$!
 wait_for c.json snapshot_end 10 || fail "late client: no snapshot"
-sed '/snapshot_end/q' c.json | grep '"snapshot":true' >c.snap
+jq -c 'select(.snapshot == true)' c.json >c.snap 2>/dev/null
 check c.snap "$id1" "$tag1" "$want_d" prog_load
 check c.snap "$id2" "$tag2" "$want_k" prog_load
 
@@ -76,8 +79,8 @@ touch go1 go2
 wait $L1
 wait $L2
 for f in a.json b.json c.json; do
-	wait_for $f "\"prog_unload\",\"flags\":0,\"id\":$id2," 10 &&
-		wait_for $f "\"prog_unload\",\"flags\":0,\"id\":$id1," 10 || fail "$f: unloads not seen"
+	wait_json $f ".type_name == \"prog_unload\" and .id == $id2" 10 &&
+		wait_json $f ".type_name == \"prog_unload\" and .id == $id1" 10 || fail "$f: unloads not seen"
 	check $f "$id1" "$tag1" "$want_d" prog_unload
 	check $f "$id2" "$tag2" "$want_k" prog_unload
 done

@@ -36,16 +36,17 @@ wait $PRE
 kt_stop
 
 grep 'snapshot:' out.json.err
-snap=$(grep -c '"snapshot":true' out.json)
-live_loads=$(grep '"snapshot":false' out.json | grep -c '"prog_name":"kt_sock_main"')
+snap=$(json_count out.json '.snapshot')
+live_loads=$(json_count out.json '(.snapshot | not) and .prog_name == "kt_sock_main"')
 note "$snap snapshot records, $live_loads live kt_sock_main load/unload events"
 [ "$snap" -gt 0 ] || fail "no snapshot records"
-grep -q "\"snapshot\":true.*\"type\":1,.*\"id\":$pre_id," out.json ||
+json_has out.json ".snapshot and .kind == \"bpf_event\" and .type == 1 and .id == $pre_id" ||
 	fail "program $pre_id, loaded before the start, is not in the snapshot"
-no_fentry || grep -q '"snapshot":true.*"source":"bpf_image".*"name":"bpf_trampoline_' out.json ||
+no_fentry || json_has out.json '.snapshot and .source == "bpf_image" and (.name | startswith("bpf_trampoline_"))' ||
 	fail "the fentry trampoline loaded before the start is not in the snapshot"
 # Every snapshot record comes before the first live one.
-awk '/"snapshot":false/ { live = 1 } /"snapshot":true/ && live { bad = 1 } END { exit bad }' out.json ||
+jq -r 'select(.snapshot != null) | .snapshot' out.json 2>/dev/null |
+	awk '$0 == "false" { live = 1 } $0 == "true" && live { bad = 1 } END { exit bad }' ||
 	fail "snapshot records after live ones"
 if grep '^TWICE' ours.txt; then
 	fail "reported twice (above)"
@@ -56,9 +57,9 @@ if ! diff kernel.txt ours.txt >diff.txt; then
 	sed -n 's/^[-+]S \([0-9a-f]*\) t \([^	]*\).*/\1 \2/p; s/^[-+]P \([0-9]*\) .*/\1/p' diff.txt |
 		while read -r a n; do
 			if [ -n "$n" ]; then
-				grep "\"addr\":\"0x$a\".*\"name\":\"$n\"" out.json
+				json_sel out.json ".addr == \"0x$a\" and .name == \"$n\""
 			else
-				grep "\"id\":$a," out.json
+				json_sel out.json ".id == $a"
 			fi
 		done
 	fail "snapshot + stream differ from the kernel (< kernel, > ksymtap)"

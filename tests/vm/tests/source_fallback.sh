@@ -68,8 +68,8 @@ kt_stop
 [ -s tramps.txt ] || fail "no ftrace trampoline in kallsyms"
 found=
 while read -r addr; do
-	grep '"source":"ftrace"' text.json | grep '"origin":"native"' | grep '"unregister":true' |
-		grep -q "\"addr\":\"0x$addr\"" && found=$addr
+	json_has text.json ".source == \"ftrace\" and .origin == \"native\" and .unregister and
+		.addr == \"0x$addr\"" && found=$addr
 done <tramps.txt
 [ -n "$found" ] || fail "no trampoline of the instance ($(cat tramps.txt)) reported from native records"
 note "per-source fallback: programs, images, ftrace trampolines each from the side the ready line names"

@@ -36,7 +36,7 @@ done <ksyms.txt
 grep -q "^B	1	0	$id	$tag\$" ours.tsv || fail "no PROG_LOAD with id $id tag $tag"
 grep -q "^B	2	0	$id	$tag\$" ours.tsv || fail "no PROG_UNLOAD with id $id tag $tag"
 # Each image names its program (the module-like name per program).
-n=$(grep '"kind":"ksymbol"' out.json | grep '_kt_\(sock_main\|sub_one\|sub_two\)"' |
-	grep -c "\"module\":\"bpf\",\"prog_id\":$id}")
+n=$(json_count out.json ".kind == \"ksymbol\" and (.name | test(\"_kt_(sock_main|sub_one|sub_two)$\")) and
+	.module == \"bpf\" and .prog_id == $id")
 [ "$n" = 6 ] || fail "$n of 6 image records name program $id"
 note "prog $id tag $tag and its $(wc -l <ksyms.txt) images reported"
