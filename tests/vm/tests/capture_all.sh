@@ -76,7 +76,7 @@ if [ -s structops.kallsyms ]; then
 fi
 # Unloads run by kernel workers carry the loader's identity.
 no_fentry ||
-	grep '"unregister":true' ours.json | grep '"source":"bpf_prog"' | grep -q '"identity":"loader"' ||
+	json_has ours.json '.unregister and .source == "bpf_prog" and .identity == "loader"' ||
 	fail "program unloads are not attributed to their loader"
 
 # Byte for byte: each native record's header and body equal one of ours.

@@ -27,8 +27,8 @@ wait $READER
 cat ours.err
 
 native=$(perf_records native.data | wc -l)
-received=$(grep -c -E '"kind":"(ksymbol|bpf_event)"' ours.json)
-lost=$(grep '"kind":"lost"' ours.json | sed 's/.*"lost":\([0-9]*\).*/\1/' | awk '{s += $1} END {print s + 0}')
+received=$(json_count ours.json '.kind == "ksymbol" or .kind == "bpf_event"')
+lost=$(json_sel ours.json '.kind == "lost"' | jq -s 'map(.lost) | add // 0')
 note "native $native, received $received, lost $lost"
 [ "$lost" -gt 0 ] || fail "no PERF_RECORD_LOST in the stream although the ring was tiny and blocked"
 grep -q 'ring buffer full: [0-9]* records lost' ours.err || fail "no loss report on stderr"

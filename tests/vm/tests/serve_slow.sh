@@ -37,7 +37,7 @@ wait_for serve.err 'client [0-9]+: queue full' 5 || fail "no overflow reported"
 
 touch read
 wait_for slow.json '"reason":"resync"' 20 || fail "slow client: no resync after catching up"
-lost=$(grep '"kind":"lost"' slow.json | sed -n 's/.*"origin":"serve".*"lost":\([0-9]*\)}.*/\1/p' | head -n 1)
+lost=$(json_sel slow.json '.kind == "lost" and .origin == "serve"' | head -n 1 | jq -r '.lost')
 [ -n "$lost" ] && [ "$lost" -gt 0 ] || fail "slow client: no LOST record of origin serve"
 note "slow client told it lost $lost records"
 sleep 0.6

@@ -61,8 +61,8 @@ else
 fi
 
 # Program names as the kernel builds them, without kallsyms.
-grep '"source":"bpf_prog"' snap.json | kt_records - | sort >names.kallsyms
-grep '"source":"bpf_prog"' built.json | kt_records - | sort >names.built
+json_sel snap.json '.source == "bpf_prog"' | kt_records - | sort >names.kallsyms
+json_sel built.json '.source == "bpf_prog"' | kt_records - | sort >names.built
 # Built without kallsyms, a main image's name may be the other name kallsyms
 # gives that address (where there are two), not the one perf reports.
 if ! diff names.kallsyms names.built >names.diff; then
@@ -74,7 +74,8 @@ if ! diff names.kallsyms names.built >names.diff; then
 fi
 
 # The images of kt_sock_main add up to what bpftool says was JITed.
-sum=$(grep '"name":"bpf_prog_[0-9a-f]*_kt_s' snap.json | kt_records - | awk -F '\t' '{ s += $3 } END { print s }')
+sum=$(json_sel snap.json '.name | test("^bpf_prog_[0-9a-f]+_kt_s")' | kt_records - |
+	awk -F '\t' '{ s += $3 } END { print s }')
 [ "$sum" = "$jited" ] || fail "kt_sock_main images add up to $sum bytes, bpftool says $jited"
 
 # Lengths against the kernel's own records of the births.

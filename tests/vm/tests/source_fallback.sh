@@ -25,11 +25,11 @@ grep -q '	bpf_prog_[0-9a-f]*_kt_sub_two$' native.tsv || fail "workload made no n
 grep -q '	bpf_trampoline_[0-9_]*$' native.tsv || fail "workload made no native trampoline records"
 match_records native.tsv ours.tsv || fail "native records missing with bpf_prog from native records"
 # Each source from its side, and nothing twice.
-grep '"source":"bpf_prog"' ours.json | grep -v '"snapshot":true' | grep -q '"origin":"bpf"' &&
+json_has ours.json '.source == "bpf_prog" and (.snapshot | not) and .origin == "bpf"' &&
 	fail "a program record from the (disabled) hooks"
-grep '"source":"bpf_prog"' ours.json | grep -v '"snapshot":true' | grep -q '"origin":"native"' ||
+json_has ours.json '.source == "bpf_prog" and (.snapshot | not) and .origin == "native"' ||
 	fail "no program record from native records"
-grep '"source":"bpf_image"' ours.json | grep -v '"snapshot":true' | grep -q '"origin":"bpf"' ||
+json_has ours.json '.source == "bpf_image" and (.snapshot | not) and .origin == "bpf"' ||
 	fail "no image record from the hooks"
 n_nat=$(grep -c '	1	0	bpf_prog_[0-9a-f]*_kt_sub_two$' native.tsv)
 n_ours=$(grep -c '	1	0	bpf_prog_[0-9a-f]*_kt_sub_two$' ours.tsv)
