@@ -118,27 +118,6 @@ static int emit_images(struct ctx *c, unsigned int source, __u32 kind, bool walk
 	return 0;
 }
 
-/* Program images as kallsyms lists them, when nothing else can list them. */
-static int emit_prog_images(struct ctx *c, struct kt_snapshot_stats *st)
-{
-	const struct kt_dynsym *e;
-	size_t i;
-	int err;
-
-	for (i = 0; i < c->ks->n; i++) {
-		e = &c->ks->v[i];
-		if (e->source != KT_SRC_BPF_PROG)
-			continue;
-		err = emit_image(c, KT_SRC_BPF_PROG, e->addr,
-				 kt_snapshot_estimate_len(c->ks, KT_SRC_BPF_PROG, e->addr, c->page),
-				 e->name);
-		if (err)
-			return err;
-		st->prog_ksyms++;
-	}
-	return 0;
-}
-
 /* The names kallsyms would give program images and kprobe pages, from the
  * walker's entries (truncated names are left out: those get rebuilt). */
 static int walker_names(struct kt_dynsyms *ks, const struct kt_snap_image *v, size_t n)
@@ -238,7 +217,9 @@ static int programs(struct ctx *c, const struct kt_snap_image *imgs, size_t nimg
 		kt_warn("snapshot: no CAP_SYS_ADMIN to list programs by id and no walker: programs "
 			"that exist at start-up come from /proc/kallsyms, their images without ids "
 			"or PROG_LOAD records, lengths estimated");
-		return emit_prog_images(c, st);
+		/* emit_images()' kallsyms pass, for program images. */
+		return emit_images(c, KT_SRC_BPF_PROG, KT_SNAP_BPF_PROG, false, NULL, 0,
+				   &st->prog_ksyms);
 	} else if (err == -EPERM) {
 		kt_warn("snapshot: no CAP_SYS_ADMIN to list programs by id and no walker "
 			"(tracing programs refused?): programs that exist at start-up are not listed");
