@@ -30,7 +30,8 @@ static const char compare_help[] =
 	"then match the two streams record by record: KSYMBOLs by addr, type, flags\n"
 	"and name (then len), BPF_EVENTs by type and id (then flags and tag), each\n"
 	"record at most once.  Known kernel deviations are listed apart as\n"
-	"'explained', each with its reason (docs/compare.md).\n"
+	"'explained', each with its reason (docs/compare.md).  The report is the\n"
+	"only thing on stdout: CMD's stdout goes to stderr.\n"
 	"\n"
 	"Exit status: 0 if nothing is unexplained, 1 if something is (or records were\n"
 	"lost, so the comparison is incomplete), 2 on usage, set-up or run-time errors\n"
@@ -269,7 +270,7 @@ static int compare_window(struct run *r, double duration)
 
 	r->t0 = start + r->off;
 	if (r->cmd) {
-		err = kt_spawn(r->cmd, false, &r->child);
+		err = kt_spawn(r->cmd, true, &r->child);
 		if (err) {
 			kt_err("cannot run '%s': %s", r->cmd[0], strerror(-err));
 			r->child = -1;

@@ -30,7 +30,7 @@ ksymtap tail -s $S >a.json 2>a.err &
 A=$!
 ksymtap tail -s $S -f json >b.json 2>b.err &
 B=$!
-wait_for a.json snapshot_end 10 && wait_for b.json snapshot_end 10 || fail "clients got no snapshot"
+wait_json a.json '.kind == "snapshot_end"' 10 && wait_json b.json '.kind == "snapshot_end"' 10 || fail "clients got no snapshot"
 
 # Each loader joins its cgroup before it loads anything.
 sh -c "echo \$\$ >$CG$DOCKER/cgroup.procs && exec ktload -w go1 $BIN/subprogs.bpf.o" >load1.txt &
@@ -70,7 +70,7 @@ done
 # A late client: both programs in its snapshot, attributed.
 ksymtap tail -s $S >c.json 2>c.err &
 C=$!
-wait_for c.json snapshot_end 10 || fail "late client: no snapshot"
+wait_json c.json '.kind == "snapshot_end"' 10 || fail "late client: no snapshot"
 jq -c 'select(.snapshot == true)' c.json >c.snap 2>/dev/null
 check c.snap "$id1" "$tag1" "$want_d" prog_load
 check c.snap "$id2" "$tag2" "$want_k" prog_load
@@ -85,8 +85,8 @@ for f in a.json b.json c.json; do
 	check $f "$id2" "$tag2" "$want_k" prog_unload
 done
 # The two clients that saw it all saw the same.
-grep -v snapshot_end a.json >a.cmp
-grep -v snapshot_end b.json >b.cmp
+json_sel a.json '.kind != "snapshot_end"' >a.cmp
+json_sel b.json '.kind != "snapshot_end"' >b.cmp
 cmp -s a.cmp b.cmp || { diff a.cmp b.cmp | head; fail "clients a and b differ"; }
 note "$(grep -c . a.cmp) records on both clients, $(grep -c "$ID_D" a.cmp) docker, $(grep -c "$ID_K" a.cmp) containerd"
 

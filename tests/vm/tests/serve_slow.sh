@@ -20,7 +20,7 @@ F=$!
 # The slow one reads nothing until the file "read" exists.
 ktstall $S read >slow.json 2>slow.err &
 SLOW=$!
-wait_for fast.json snapshot_end 10 || fail "fast client: no snapshot"
+wait_json fast.json '.kind == "snapshot_end"' 10 || fail "fast client: no snapshot"
 wait_for slow.err 'not reading' 10 || fail "slow client did not connect"
 
 ktload -r 20 $BIN/subprogs.bpf.o >burst.txt || fail "burst workload failed"
@@ -36,7 +36,7 @@ json_has fast.json '.kind == "lost"' && fail "fast client got a lost record"
 wait_for serve.err 'client [0-9]+: queue full' 5 || fail "no overflow reported"
 
 touch read
-wait_for slow.json '"reason":"resync"' 20 || fail "slow client: no resync after catching up"
+wait_json slow.json '.kind == "snapshot_end" and .reason == "resync"' 20 || fail "slow client: no resync after catching up"
 lost=$(json_sel slow.json '.kind == "lost" and .origin == "serve"' | head -n 1 | jq -r '.lost')
 [ -n "$lost" ] && [ "$lost" -gt 0 ] || fail "slow client: no LOST record of origin serve"
 note "slow client told it lost $lost records"
@@ -57,7 +57,7 @@ ksymtap serve -s $S >serve2.out 2>serve2.err &
 SRV=$!
 wait_for serve2.err '^ksymtap: ready' 60 || { cat serve2.err; fail "restart on the same path failed"; }
 ksymtap tail -s $S --snapshot >d.json || fail "tail --snapshot on the restarted daemon"
-grep -q snapshot_end d.json || fail "restarted daemon sent no snapshot"
+json_has d.json '.kind == "snapshot_end"' || fail "restarted daemon sent no snapshot"
 kill -TERM $SRV
 wait $SRV || fail "restarted serve exited $?"
 [ -e $S ] && fail "socket left behind after the restart"
