@@ -44,7 +44,7 @@ DEB_PACKAGES := make gcc libc6-dev clang llvm libbpf-dev bpftool libelf-dev \
 	zlib1g-dev pkg-config qemu-system-x86 busybox-static cpio linux-perf \
 	kmod iproute2 ca-certificates debian-archive-keyring jq util-linux \
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm debootstrap \
-	libclang-rt-dev
+	libclang-rt-dev time
 DEB_PACKAGES_ARM64 := libbpf-dev:arm64 libelf-dev:arm64 zlib1g-dev:arm64
 
 # clang's own system include dirs, so the BPF side finds <asm/...> without

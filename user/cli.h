@@ -127,5 +127,9 @@ int cmd_record(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 int cmd_tail(int argc, char **argv);
+int cmd_inject(int argc, char **argv);
+int cmd_resolve(int argc, char **argv);
+int cmd_kallsyms(int argc, char **argv);
+int cmd_symbolize(int argc, char **argv);
 
 #endif

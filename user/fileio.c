@@ -26,13 +26,14 @@ int kt_write_all(int fd, const void *data, size_t len)
 	return 0;
 }
 
-int kt_read_all(int fd, void *data, size_t len)
+/* read(2), or pread(2) at off unless off is -1. */
+static int read_at(int fd, void *data, size_t len, off_t off)
 {
 	char *p = data;
 	ssize_t n;
 
 	while (len) {
-		n = read(fd, p, len);
+		n = off < 0 ? read(fd, p, len) : pread(fd, p, len, off);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -41,8 +42,20 @@ int kt_read_all(int fd, void *data, size_t len)
 			return -EPROTO;
 		p += n;
 		len -= n;
+		if (off >= 0)
+			off += n;
 	}
 	return 0;
+}
+
+int kt_read_all(int fd, void *data, size_t len)
+{
+	return read_at(fd, data, len, -1);
+}
+
+int kt_pread_all(int fd, void *data, size_t len, off_t off)
+{
+	return read_at(fd, data, len, off);
 }
 
 int kt_replace_file(const char *path, const void *data, size_t len, mode_t mode)

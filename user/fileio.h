@@ -10,6 +10,8 @@
 int kt_write_all(int fd, const void *data, size_t len);
 /* read(2) exactly len bytes: 0, -errno, or -EPROTO at end of file first. */
 int kt_read_all(int fd, void *data, size_t len);
+/* The same at offset off (pread(2)). */
+int kt_pread_all(int fd, void *data, size_t len, off_t off);
 /* Write data to a temporary file beside path (same file system), give it
  * mode, and rename(2) it over path, so that a reader sees the old file or
  * the new one, never half of one.  The temporary name ends in ".XXXXXX",

@@ -22,6 +22,10 @@ static const char main_help[] =
 	"  tail       a serve client: print what the daemon sends\n"
 	"  snapshot   print what exists now and exit\n"
 	"  record     write them to a perf.data file (or perf's pipe format)\n"
+	"  inject     add a record file's symbols to perf's own perf.data\n"
+	"  resolve    name addresses as they were at a time, from a record file\n"
+	"  kallsyms   a record file's symbols of a moment, as /proc/kallsyms\n"
+	"  symbolize  name dynamic-code addresses in dmesg or perf script text\n"
 	"  help       this text (also -h, --help)\n"
 	"  version    the version (also -V, --version)\n"
 	"\n"
@@ -35,8 +39,10 @@ struct cmd {
 };
 
 static const struct cmd cmds[] = {
-	{ "stream", cmd_stream }, { "compare", cmd_compare },	{ "serve", cmd_serve },
-	{ "tail", cmd_tail },	  { "snapshot", cmd_snapshot }, { "record", cmd_record },
+	{ "stream", cmd_stream },	{ "compare", cmd_compare },   { "serve", cmd_serve },
+	{ "tail", cmd_tail },		{ "snapshot", cmd_snapshot }, { "record", cmd_record },
+	{ "inject", cmd_inject },	{ "resolve", cmd_resolve },   { "kallsyms", cmd_kallsyms },
+	{ "symbolize", cmd_symbolize },
 };
 
 int main(int argc, char **argv)

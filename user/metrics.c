@@ -86,6 +86,18 @@ int kt_metrics_print(FILE *f, const struct kt_metrics *m)
 		fprintf(f, "ksymtap_clients_connected %llu\n", s->connected);
 		head(f, "ksymtap_clients_accepted_total", "counter", "Socket clients accepted.");
 		fprintf(f, "ksymtap_clients_accepted_total %llu\n", s->accepted);
+		head(f, "ksymtap_clients_accepted_by_uid_total", "counter",
+		     "Socket clients accepted, by the peer's uid (SO_PEERCRED; \"other\": past 15 uids).");
+		for (i = 0; i < (int)s->nuids; i++) {
+			if (s->by_uid[i].uid == KT_UID_OTHER)
+				fprintf(f,
+					"ksymtap_clients_accepted_by_uid_total{uid=\"other\"} %llu\n",
+					s->by_uid[i].n);
+			else
+				fprintf(f,
+					"ksymtap_clients_accepted_by_uid_total{uid=\"%u\"} %llu\n",
+					s->by_uid[i].uid, s->by_uid[i].n);
+		}
 		head(f, "ksymtap_clients_rejected_total", "counter",
 		     "Socket clients refused (--max-clients).");
 		fprintf(f, "ksymtap_clients_rejected_total %llu\n", s->rejected);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <linux/perf_event.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include "clock.h"
 #include "encode.h"
 #include "log.h"
@@ -62,7 +63,7 @@ static void pd_attr(unsigned char out[KT_PD_ATTR_SIZE])
 	memcpy(out, &a, KT_PD_ATTR_SIZE);
 }
 
-static void pd_file_header(struct pd_file_header *h, __u64 data_size)
+static void pd_file_header(struct pd_file_header *h, __u64 data_size, __u64 features)
 {
 	memset(h, 0, sizeof(*h));
 	h->magic = PD_MAGIC;
@@ -72,6 +73,7 @@ static void pd_file_header(struct pd_file_header *h, __u64 data_size)
 	h->attrs.size = h->attr_size;
 	h->data.offset = KT_PD_DATA_OFFSET;
 	h->data.size = data_size;
+	h->adds_features[0] = features;
 }
 
 /* write(2) until done or an error; *done says how much went out either way. */
@@ -102,7 +104,7 @@ static int patch_header(struct kt_perf_data *pd)
 
 	if (pd->pipe || pd->patched_size == pd->data_size)
 		return 0;
-	pd_file_header(&h, pd->data_size);
+	pd_file_header(&h, pd->data_size, 0);
 	/* The header's blocks were allocated by the first write: this cannot
 	 * run out of space. */
 	n = pwrite(pd->fd, &h, sizeof(h), 0);
@@ -366,7 +368,7 @@ static int write_preamble(struct kt_perf_data *pd)
 	/* perf record's order: header, ids, attrs, data (data.size 0 until the
 	 * first patch: perf then reads nothing, which is the truth). */
 	memset(pre, 0, sizeof(pre));
-	pd_file_header(&fh, 0);
+	pd_file_header(&fh, 0, 0);
 	memcpy(pre, &fh, sizeof(fh));
 	memcpy(pre + KT_PD_IDS_OFFSET, &id, 8);
 	pd_attr(pre + KT_PD_ATTRS_OFFSET);
@@ -412,12 +414,67 @@ fail:
 	return err;
 }
 
+/* perf's do_write_string(): u32 len (the string's NUL-padded size, a multiple
+ * of 64), then the string. */
+static size_t feat_string(unsigned char *out, const char *s)
+{
+	__u32 len = (strlen(s) + 1 + 63) & ~63U;
+
+	memcpy(out, &len, 4);
+	memset(out + 4, 0, len);
+	memcpy(out + 4, s, strlen(s));
+	return 4 + len;
+}
+
+/*
+ * At the end, after the data, the features HEADER_HOSTNAME (3) and
+ * HEADER_OSRELEASE (4), as perf record writes them: `ksymtap inject` refuses
+ * a record file from another host or kernel by them.  A failure leaves the
+ * file as it was (data, no features).
+ */
+static int write_features(struct kt_perf_data *pd)
+{
+	unsigned char buf[2 * sizeof(struct pd_section) + 2 * (4 + 128)];
+	struct pd_section sec[2];
+	struct pd_file_header h;
+	struct utsname u;
+	__u64 end = pd->data_offset + pd->data_size;
+	size_t n = sizeof(sec);
+	ssize_t w;
+
+	if (pd->pipe || uname(&u))
+		return 0;
+	sec[0].offset = end + n;
+	sec[0].size = feat_string(buf + n, u.nodename);
+	n += sec[0].size;
+	sec[1].offset = end + n;
+	sec[1].size = feat_string(buf + n, u.release);
+	n += sec[1].size;
+	memcpy(buf, sec, sizeof(sec));
+	w = pwrite(pd->fd, buf, n, end);
+	if (w != (ssize_t)n) {
+		int err = w < 0 ? -errno : -ENOSPC;
+
+		/* Cut back what went out; the header never said it was there. */
+		if (pd->truncatable && ftruncate(pd->fd, end))
+			kt_warn("%s: cannot cut back a partial feature section: %s", pd->what,
+				strerror(errno));
+		return err;
+	}
+	pd_file_header(&h, pd->data_size, 1ULL << 3 | 1ULL << 4);
+	if (pwrite(pd->fd, &h, sizeof(h), 0) != (ssize_t)sizeof(h))
+		return -EIO;
+	return 0;
+}
+
 int kt_perf_data_close(struct kt_perf_data *pd)
 {
 	int err = pd->err;
 
 	if (!err)
 		err = kt_perf_data_flush(pd, true);
+	if (!err)
+		err = write_features(pd);
 	if (pd->q.late)
 		kt_warn("%llu record(s) arrived more than %llu ms late and are out of time order "
 			"in %s",

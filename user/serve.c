@@ -258,6 +258,33 @@ static void on_readable(struct kt_server *s, struct client *c)
 	}
 }
 
+/* The count of uid; the table's last slot is "other" (KT_UID_OTHER). */
+static struct kt_uid_count *uid_slot(struct kt_serve_stats *st, unsigned int uid)
+{
+	unsigned int i;
+
+	for (i = 0; i < st->nuids; i++)
+		if (st->by_uid[i].uid == uid)
+			return &st->by_uid[i];
+	if (st->nuids >= KT_SERVE_UIDS - 1 && uid != KT_UID_OTHER)
+		return uid_slot(st, KT_UID_OTHER);
+	st->by_uid[st->nuids].uid = uid;
+	return &st->by_uid[st->nuids++];
+}
+
+/* Who connected (SO_PEERCRED): logged with -v, counted by uid. */
+static void count_peer(struct kt_server *s, int fd, unsigned int id)
+{
+	struct ucred cred = { .pid = 0, .uid = KT_UID_OTHER, .gid = 0 };
+	socklen_t len = sizeof(cred);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len))
+		cred.uid = KT_UID_OTHER;
+	kt_debug("client %u: connected, pid %d uid %u gid %u", id, (int)cred.pid, cred.uid,
+		 cred.gid);
+	uid_slot(&s->st, cred.uid)->n++;
+}
+
 void kt_server_event(struct kt_server *s, void *ptr, uint32_t events)
 {
 	struct client *c;
@@ -302,7 +329,7 @@ void kt_server_event(struct kt_server *s, void *ptr, uint32_t events)
 			s->c[s->nc++] = c;
 			s->st.accepted++;
 			s->st.connected++;
-			kt_debug("client %u: connected", c->id);
+			count_peer(s, fd, c->id);
 		}
 	}
 	c = ptr;

@@ -32,6 +32,9 @@ enum kt_disc {
 };
 extern const char *const kt_disc_names[KT_DISC_MAX];
 
+#define KT_SERVE_UIDS 16
+#define KT_UID_OTHER (~0U)
+
 struct kt_serve_stats {
 	unsigned long long accepted, rejected; /* rejected: over --max-clients */
 	unsigned long long connected;
@@ -39,6 +42,13 @@ struct kt_serve_stats {
 	unsigned long long lost_records; /* records not delivered to some client */
 	unsigned long long snapshots; /* snapshots sent (connects and resyncs) */
 	unsigned long long disconnects[KT_DISC_MAX];
+	/* Connections accepted by the peer's uid (SO_PEERCRED); uids past the
+	 * table's size are counted under KT_UID_OTHER. */
+	struct kt_uid_count {
+		unsigned int uid;
+		unsigned long long n;
+	} by_uid[KT_SERVE_UIDS];
+	unsigned int nuids;
 };
 
 struct kt_server;

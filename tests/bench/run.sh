@@ -70,6 +70,13 @@ if [ -z "$report" ]; then
 	load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 	t0=$(date +%s)
 	echo "bench: host load average at start: $load_start ($(nproc) cpus)"
+	# ksymtap inject is a file transform: measured on the host, apart
+	# from the guests' figures (build/bench/inject.txt, BENCHMARKS.md).
+	if [ -z "$only" ] || [[ inject =~ $only ]]; then
+		echo "== bench: ksymtap inject on the host"
+		"$top/tests/bench/host/inject.sh" "$top/build/ksymtap" >"$out/inject.txt" || rc=1
+		cat "$out/inject.txt"
+	fi
 	for l in "${lines[@]}"; do
 		echo "== bench: kernel line $l"
 		envs=()

@@ -48,6 +48,20 @@ fails 1 "$T/dir.sock: exists and is not a socket" -- serve -b native -d 0.2 -s "
 python3 -c "import socket,sys; s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.close()" \
 	"$T/dead.sock" 2>/dev/null || skip "no python3 to make a dead socket"
 fails 1 "$T/dead.sock: Connection refused" -- tail -s "$T/dead.sock"
+# The record-file readers: a missing file, perf's own file, a truncated one;
+# inject's output in a full file system (nothing half-written is left).
+"$KT" record -b native -d 0.3 -o "$T/k.data" 2>/dev/null || fail "record for the readers"
+head -c 300 "$T/k.data" >"$T/short.data"
+fails 1 "/nonexistent/k.data: No such file or directory" -- resolve -i /nonexistent/k.data 0
+fails 1 "$T/short.data: truncated" -- kallsyms -i "$T/short.data"
+fails 1 "$T/short.data: truncated" -- symbolize -i "$T/short.data"
+if command -v perf >/dev/null && perf record -q -e dummy -a -o "$T/p.data" -- sleep 0.1 2>/dev/null; then
+	fails 1 "not a ksymtap record file" -- resolve -i "$T/p.data" 0
+	rm -f "$T"/full/filler
+	dd if=/dev/zero of="$T/full/filler" bs=4k count=64 2>/dev/null
+	fails 1 "No space left on device" -- inject -i "$T/p.data" -o "$T/full/o.data" --symbols "$T/k.data"
+	[ -z "$(ls "$T"/full/o.data* 2>/dev/null)" ] || fail "inject left a file on the full file system"
+fi
 # This machine's kernel refuses tracing programs (docs/kernel-facts.md):
 # compare cannot run its bpf side, which is trouble (2), as diff(1) has it.
 if ! "$KT" -b bpf -d 0.1 >/dev/null 2>&1; then

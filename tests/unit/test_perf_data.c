@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <sys/utsname.h>
 #include <linux/perf_event.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -123,6 +124,27 @@ static int walk(const unsigned char *p, size_t off, size_t end, __u32 *types, in
 	return n;
 }
 
+/* The feature table at end: {offset, size} of the hostname and the kernel
+ * release, each a perf string (u32 len, NUL-padded to it) up to the file's
+ * end, as uname(2) gives them. */
+static void check_features(const unsigned char *p, size_t n, size_t end)
+{
+	struct utsname u;
+	__u32 len;
+
+	uname(&u);
+	if (!ASSERT_TRUE(end + 32 <= n, "room for the feature table"))
+		return;
+	ASSERT_EQ(u64at(p, end), end + 32, "hostname right after the table");
+	ASSERT_EQ(u64at(p, end + 16), u64at(p, end) + u64at(p, end + 8),
+		  "osrelease right after the hostname");
+	ASSERT_EQ(u64at(p, end + 16) + u64at(p, end + 24), n, "the features end the file");
+	memcpy(&len, p + end + 32, 4);
+	ASSERT_EQ(len % 64, 0, "perf string length: a multiple of 64");
+	ASSERT_STREQ((const char *)p + end + 36, u.nodename, "hostname");
+	ASSERT_STREQ((const char *)p + u64at(p, end + 16) + 4, u.release, "osrelease");
+}
+
 static void test_file_layout(void)
 {
 	static unsigned char buf[1 << 16];
@@ -149,10 +171,13 @@ static void test_file_layout(void)
 		ASSERT_EQ(u64at(buf, 24), 112, "attrs.offset (after the ids)");
 		ASSERT_EQ(u64at(buf, 32), 144, "attrs.size: one attr");
 		ASSERT_EQ(u64at(buf, 40), 256, "data.offset");
-		ASSERT_EQ(u64at(buf, 48), n - 256, "data.size covers the rest of the file");
 		ASSERT_EQ(u64at(buf, 56) | u64at(buf, 64), 0, "event_types empty");
-		ASSERT_EQ(u64at(buf, 72) | u64at(buf, 80) | u64at(buf, 88) | u64at(buf, 96), 0,
-			  "no feature bits");
+		ASSERT_EQ(u64at(buf, 72), 1ULL << 3 | 1ULL << 4,
+			  "feature bits: HEADER_HOSTNAME, HEADER_OSRELEASE");
+		ASSERT_EQ(u64at(buf, 80) | u64at(buf, 88) | u64at(buf, 96), 0, "no other feature");
+		/* The features follow the data: their table, then the strings. */
+		check_features(buf, n, 256 + u64at(buf, 48));
+		n = 256 + u64at(buf, 48);
 		ASSERT_EQ(u64at(buf, 104), KT_PD_ID, "ids[0]");
 		check_attr(buf + 112);
 		ASSERT_EQ(u64at(buf, 112 + 128), 104, "attr's ids.offset");
@@ -380,7 +405,7 @@ static void test_comm_once_per_task(void)
 		}
 		ASSERT_EQ(kt_perf_data_close(&pd), 0, "close");
 		n = slurp(fd, buf, sizeof(buf));
-		n = walk(buf, 256, n, types, 256);
+		n = walk(buf, 256, 256 + u64at(buf, 48), types, 256);
 		for (i = 0; i < 256 && i < n; i++)
 			comms += types[i] == PERF_RECORD_COMM;
 		ASSERT_EQ(n, 6 + 2 + 100 * 2, "records");

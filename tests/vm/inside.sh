@@ -35,7 +35,10 @@ for t in /ksymtap/tests/*.sh; do
 	fi
 	rm -rf /tmp/t && mkdir -p /tmp/t && cd /tmp/t
 	start=$(date +%s)
-	timeout -s KILL "$limit" sh "$t" >/tmp/t.log 2>&1
+	# A test that needs longer says so: "# vm-timeout: SEC".
+	tl=$(sed -n 's/^# vm-timeout: \([0-9]*\).*/\1/p' "$t" | head -n 1)
+	[ -n "$tl" ] && [ "$tl" -gt "$limit" ] || tl=$limit
+	timeout -s KILL "$tl" sh "$t" >/tmp/t.log 2>&1
 	rc=$?
 	took=$(($(date +%s) - start))
 	grep -E '^(BENCH|HOOK) ' /tmp/t.log >&3
@@ -43,7 +46,7 @@ for t in /ksymtap/tests/*.sh; do
 	0) echo "PASS $name (${took}s)" >&3
 		[ -n "$verbose" ] && sed 's/^/  | /' /tmp/t.log >&3 ;;
 	77) echo "SKIP $name: $(grep '^SKIP:' /tmp/t.log | tail -n 1 | sed 's/^SKIP: *//')" >&3 ;;
-	137) echo "FAIL $name: killed after ${limit}s" >&3; tail -n 60 /tmp/t.log | sed 's/^/  | /' >&3 ;;
+	137) echo "FAIL $name: killed after ${tl}s" >&3; tail -n 60 /tmp/t.log | sed 's/^/  | /' >&3 ;;
 	*) echo "FAIL $name (exit $rc)" >&3; tail -n 80 /tmp/t.log | sed 's/^/  | /' >&3 ;;
 	esac
 	# Leftovers of one test must not leak into the next.

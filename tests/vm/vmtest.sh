@@ -28,7 +28,7 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/ksymtap
-line= kernel= counts= timeout=${KT_VM_TIMEOUT:-1200} only= keep= suite=tests verbose= arch=amd64
+line= kernel= counts= timeout=${KT_VM_TIMEOUT:-1800} only= keep= suite=tests verbose= arch=amd64
 # Single-threaded TCG by default: with thread=multi guests hung and once died
 # executing half of a just-patched instruction (docs/kernel-facts.md).
 test_timeout=180 bench_out= guest_env= accel=(-accel "tcg,thread=${KT_VM_TCG_THREAD:-single}")

@@ -3,6 +3,8 @@
  * Test workload: load BPF objects, optionally attach them (fentry/fexit via
  * libbpf, XDP to an interface), hold, then tear everything down.  Prints
  * "loaded NAME id ID" per program so tests can cross-check with bpftool.
+ * -R runs every socket filter with BPF_PROG_TEST_RUN while it holds: CPU
+ * spent in the program where no hook can run it (arm64 before 6.4).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -19,9 +21,27 @@
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: ktload [-a] [-x IFNAME] [-t HOLD_MS] [-w FILE] [-r ROUNDS] OBJ...\n"
+	fprintf(stderr, "usage: ktload [-a] [-R] [-x IFNAME] [-t HOLD_MS] [-w FILE] [-r ROUNDS] OBJ...\n"
 			"  -w FILE: hold until FILE exists\n");
 	return 2;
+}
+
+/* Each socket filter 1000 times on a 64-byte packet. */
+static void run_filters(struct bpf_object **objs, int nobjs)
+{
+	unsigned char pkt[64] = { 0 };
+	struct bpf_program *p;
+	int i;
+
+	for (i = 0; i < nobjs; i++) {
+		bpf_object__for_each_program(p, objs[i]) {
+			LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = pkt,
+				    .data_size_in = sizeof(pkt), .repeat = 1000);
+
+			if (bpf_program__type(p) == BPF_PROG_TYPE_SOCKET_FILTER)
+				bpf_prog_test_run_opts(bpf_program__fd(p), &o);
+		}
+	}
 }
 
 int main(int argc, char **argv)
@@ -29,15 +49,18 @@ int main(int argc, char **argv)
 	struct bpf_object *objs[MAX_OBJS] = {};
 	struct bpf_link *links[64] = {};
 	const char *xdp_if = NULL, *wait_file = NULL;
-	int attach = 0, hold_ms = 0, rounds = 1, nlinks = 0, ifindex = 0, xdp_fd = -1;
+	int attach = 0, run = 0, hold_ms = 0, rounds = 1, nlinks = 0, ifindex = 0, xdp_fd = -1;
 	int opt, i, r, nobjs;
 	struct bpf_program *p;
 	struct bpf_map *m;
 
-	while ((opt = getopt(argc, argv, "ax:t:r:w:")) != -1) {
+	while ((opt = getopt(argc, argv, "aRx:t:r:w:")) != -1) {
 		switch (opt) {
 		case 'a':
 			attach = 1;
+			break;
+		case 'R':
+			run = 1;
 			break;
 		case 'x':
 			xdp_if = optarg;
@@ -101,7 +124,8 @@ int main(int argc, char **argv)
 					xdp_fd = bpf_program__fd(p);
 					printf("xdp attached to %s\n", xdp_if);
 				} else if (attach &&
-					   bpf_program__type(p) == BPF_PROG_TYPE_TRACING) {
+					   (bpf_program__type(p) == BPF_PROG_TYPE_TRACING ||
+					    bpf_program__type(p) == BPF_PROG_TYPE_KPROBE)) {
 					links[nlinks] = bpf_program__attach(p);
 					if (!links[nlinks]) {
 						fprintf(stderr, "ktload: attach %s: %s\n",
@@ -116,8 +140,12 @@ int main(int argc, char **argv)
 		fflush(stdout);
 		if (hold_ms)
 			usleep(hold_ms * 1000);
-		while (wait_file && access(wait_file, F_OK))
-			usleep(50 * 1000);
+		while (wait_file && access(wait_file, F_OK)) {
+			if (run)
+				run_filters(objs, nobjs);
+			else
+				usleep(50 * 1000);
+		}
 		if (xdp_fd >= 0) {
 			bpf_xdp_detach(ifindex, XDP_FLAGS_SKB_MODE, NULL);
 			xdp_fd = -1;

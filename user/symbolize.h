@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* What `ksymtap symbolize` reads in text: the time a line gives (dmesg's
+ * "[seconds]", perf script's sample line) and the kernel addresses in it. */
+#ifndef KT_SYMBOLIZE_H
+#define KT_SYMBOLIZE_H
+
+#include <linux/types.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include "history.h"
+
+/* "[  12.345678] ...": printk's time stamp (local_clock(), perf's clock). */
+bool kt_dmesg_time(const char *line, __u64 *t);
+/* perf script's sample line "comm pid [cpu] 12.345678: ..." (its frames are
+ * the lines that start with a tab). */
+bool kt_perf_script_time(const char *line, __u64 *t);
+/* Copy line to out, naming each kernel address (8 to 16 hex digits, 0x
+ * optional, not part of a word) that a symbol of h held at t: " NAME+0xOFF/
+ * 0xLEN [MODULE]" after it (after "[<...>]"), replacing a " [unknown]". */
+void kt_symbolize_line(const struct kt_history *h, const char *line, __u64 t, FILE *out);
+
+#endif
