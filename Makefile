@@ -169,13 +169,18 @@ $(OUTPUT)/tests/bench/%: tests/bench/progs/%.c | $(OUTPUT)/tests/bench
 	$(call msg,BENCH-CC,$@)
 	$(Q)$(CC) $(CFLAGS) $< -static -pthread -o $@
 
+# The query benchmark links the daemon's own objects (host only, make bench).
+$(OUTPUT)/tests/bench/ktbquery: tests/bench/query/ktbquery.c $(LIB_OBJS) | $(OUTPUT)/tests/bench
+	$(call msg,BENCH-CC,$@)
+	$(Q)$(CC) $(CFLAGS) $< $(LIB_OBJS) $(LDLIBS_STATIC) -o $@
+
 # libFuzzer harnesses (tests/fuzz/): built in the SAN=1 tree, against its
 # instrumented library objects.
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(OUTPUT)/tests/fuzz/%,$(FUZZ_SRCS))
 $(OUTPUT)/tests/fuzz:
 	$(Q)mkdir -p $@
-$(OUTPUT)/tests/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(LIB_OBJS) | $(OUTPUT)/tests/fuzz
+$(OUTPUT)/tests/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h tests/fuzz/fuzz_history.h $(LIB_OBJS) | $(OUTPUT)/tests/fuzz
 	$(call msg,FUZZ-CC,$@)
 	$(Q)$(CC) $(CFLAGS) -fsanitize=fuzzer $< $(LIB_OBJS) $(LDLIBS_STATIC) -o $@
 
@@ -245,8 +250,19 @@ release: all arm64-build
 	$(Q)cp $(OUTPUT)/arm64/ksymtap $(OUTPUT)/release/ksymtap-aarch64
 	$(Q)cd $(OUTPUT)/release && sha256sum ksymtap-* >SHA256SUMS && cat SHA256SUMS
 
+# make soak: the daemon under churn for SOAK_MINUTES (default 30) on the
+# newest kernel line (tests/soak/soak.sh; figures in docs/reliability.md).
+SOAK_MINUTES ?= 30
+SOAK_LINE ?= newest
+.PHONY: soak
+soak: all vm-build
+	$(Q)KT_VM_MEM=2G tests/vm/vmtest.sh --line $(SOAK_LINE) --suite soak --verbose \
+		--env SOAK_MINUTES=$(SOAK_MINUTES) \
+		--test-timeout $$(( $(SOAK_MINUTES) * 60 + 900 )) \
+		--timeout $$(( $(SOAK_MINUTES) * 60 + 1500 ))
+
 .PHONY: bench
-bench: all vm-build bench-build
+bench: all vm-build bench-build $(OUTPUT)/tests/bench/ktbquery
 	$(Q)tests/bench/run.sh
 
 # Install every package the build, tests and benchmarks need (root, apt-get).

@@ -72,6 +72,9 @@ struct kt_backend_ops {
 	/* Records the backend itself lost so far, in the BPF ring buffer
 	 * (native false) or the kernel's native perf rings (native true). */
 	unsigned long long (*dropped)(struct kt_backend *b, bool native);
+	/* Hook runs the kernel skipped (recursion protection), records lost;
+	 * NULL: none can be. */
+	unsigned long long (*missed)(struct kt_backend *b);
 	void (*close)(struct kt_backend *b);
 };
 

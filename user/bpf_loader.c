@@ -400,6 +400,7 @@ static void load_here(const struct kt_backend_opts *o, struct kt_bpf_loaded *out
 		if (!b->links[h])
 			continue;
 		out->link_fd[h] = dup(bpf_link__fd(b->links[h]));
+		out->prog_fd[h] = dup(bpf_program__fd(hook_prog(b, b->skel, h)));
 		/* Freeing the libbpf object must not detach: the fd does that. */
 		bpf_link__disconnect(b->links[h]);
 	}
@@ -436,7 +437,7 @@ static void loaded_init(struct kt_bpf_loaded *l)
 	l->events_fd = l->dropped_fd = l->owners_fd = -1;
 	l->walker_fd = l->walker_map_fd = -1;
 	for (h = 0; h < KT_HOOK_MAX; h++)
-		l->link_fd[h] = -1;
+		l->link_fd[h] = l->prog_fd[h] = -1;
 	l->page_size = sysconf(_SC_PAGESIZE);
 }
 
@@ -459,11 +460,13 @@ void kt_bpf_loaded_close(struct kt_bpf_loaded *l)
 	for (h = 0; h < KT_HOOK_MAX; h++) {
 		if (l->link_fd[h] >= 0)
 			close(l->link_fd[h]);
-		l->link_fd[h] = -1;
+		if (l->prog_fd[h] >= 0)
+			close(l->prog_fd[h]);
+		l->link_fd[h] = l->prog_fd[h] = -1;
 	}
 }
 
-#define MAX_FDS (5 + KT_HOOK_MAX)
+#define MAX_FDS (5 + 2 * KT_HOOK_MAX)
 
 /* The result and its fds (maps first, then the walker's program and map if
  * loaded, then the live links in hook order) in one SOCK_SEQPACKET message. */
@@ -486,6 +489,9 @@ static int send_loaded(int sock, const struct kt_bpf_loaded *l)
 		for (h = 0; h < KT_HOOK_MAX; h++)
 			if (l->link_fd[h] >= 0)
 				fds[n++] = l->link_fd[h];
+		for (h = 0; h < KT_HOOK_MAX; h++)
+			if (l->link_fd[h] >= 0)
+				fds[n++] = l->prog_fd[h];
 		msg.msg_control = cbuf;
 		msg.msg_controllen = CMSG_SPACE(sizeof(int) * n);
 		cm = CMSG_FIRSTHDR(&msg);
@@ -527,7 +533,7 @@ static int recv_loaded(int sock, struct kt_bpf_loaded *l)
 		l->events_fd = l->dropped_fd = l->owners_fd = -1;
 		l->walker_fd = l->walker_map_fd = -1;
 		for (h = 0; h < KT_HOOK_MAX; h++)
-			l->link_fd[h] = -1;
+			l->link_fd[h] = l->prog_fd[h] = -1;
 		return 0;
 	}
 	if (n < 3 + (l->walker_fd >= 0 ? 2 : 0))
@@ -541,6 +547,8 @@ static int recv_loaded(int sock, struct kt_bpf_loaded *l)
 	}
 	for (h = 0; h < KT_HOOK_MAX; h++)
 		l->link_fd[h] = l->link_fd[h] >= 0 && i < n ? fds[i++] : -1;
+	for (h = 0; h < KT_HOOK_MAX; h++)
+		l->prog_fd[h] = l->link_fd[h] >= 0 && i < n ? fds[i++] : -1;
 	return 0;
 }
 

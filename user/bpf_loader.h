@@ -23,6 +23,7 @@ struct kt_bpf_loaded {
 	int walker_fd, walker_map_fd; /* the snapshot's walker, -1 if not loaded */
 	bool walker_legacy; /* the raw tracepoint twin: heads from kallsyms */
 	int link_fd[KT_HOOK_MAX]; /* -1: hook off, hook_why[] says why */
+	int prog_fd[KT_HOOK_MAX]; /* its program (recursion_misses), with link_fd */
 	char hook_why[KT_HOOK_MAX][96];
 	bool hook_absent[KT_HOOK_MAX]; /* off because the kernel lacks its function */
 	struct kt_range ftrace_caller, kprobe_caller;

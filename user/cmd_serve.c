@@ -27,6 +27,10 @@ static const char serve_help[] =
 	"JSON records carry the loader's pid, comm, cgroup id and path, and the\n"
 	"container runtime, container id and pod UID the path names.\n"
 	"\n"
+	"Clients may also ask what held an address at a time (mode=query): the daemon\n"
+	"keeps every symbol's birth and death, bounded by --history and --history-age;\n"
+	"'ksymtap resolve/kallsyms/symbolize -s PATH' are such clients.\n"
+	"\n"
 	"A client that does not keep up never slows the others or the kernel side: its\n"
 	"queue is bounded; on overflow it is sent a LOST record with the count and then\n"
 	"the table anew once it has read what was queued.\n"
@@ -46,6 +50,10 @@ static const char serve_help[] =
 	"                       bytes queued per client at most (default 4M); the\n"
 	"                       table must fit in it\n"
 	"      --max-clients N  clients at once (default 64); more are refused\n"
+	"      --history N      dead symbols kept for queries (default 100000)\n"
+	"      --history-age SEC\n"
+	"                       how long a dead symbol is kept for queries\n"
+	"                       (default 3600); live ones are always kept\n"
 	"      --metrics-file FILE\n"
 	"                       Prometheus text file, rewritten atomically\n"
 	"      --metrics-interval SEC\n"
@@ -61,6 +69,8 @@ static const char serve_examples[] =
 
 enum {
 	OPT_MAX_CLIENTS = OPT_CMD_FIRST_FREE,
+	OPT_HISTORY,
+	OPT_HISTORY_AGE,
 };
 
 struct serve_cfg {
@@ -151,6 +161,27 @@ static int serve_opt(void *ctx, int opt, const char *arg)
 		}
 		cfg->so.max_clients = v;
 		return 1;
+	case OPT_HISTORY:
+		errno = 0;
+		v = strtoull(arg, &end, 10);
+		if (errno || end == arg || *end || v > 100000000) {
+			kt_err("--history: '%s' is not a number of symbols up to 100000000", arg);
+			return -1;
+		}
+		cfg->so.history_max = v;
+		return 1;
+	case OPT_HISTORY_AGE: {
+		double sec;
+
+		errno = 0;
+		sec = strtod(arg, &end);
+		if (errno || end == arg || *end || !(sec >= 0) || sec > 1e7) {
+			kt_err("--history-age: '%s' is not a number of seconds", arg);
+			return -1;
+		}
+		cfg->so.history_age = (__u64)(sec * 1e9);
+		return 1;
+	}
 	case OPT_METRICS_FILE:
 		cfg->metrics_file = arg;
 		return 1;
@@ -183,6 +214,7 @@ static void write_metrics(const struct serve_cfg *cfg, struct kt_backend *b, str
 		.p = p,
 		.ringbuf_lost = b->ops->dropped ? b->ops->dropped(b, false) : 0,
 		.native_lost = b->ops->dropped ? b->ops->dropped(b, true) : 0,
+		.hook_missed = b->ops->missed ? b->ops->missed(b) : 0,
 		.has_hooks = b->ops->hooks != NULL,
 		.hooks = b->ops->hooks ? b->ops->hooks(b) : 0,
 		.serve = &st,
@@ -323,12 +355,18 @@ int cmd_serve(int argc, char **argv)
 		{ "socket-group", required_argument, NULL, OPT_SOCKET_GROUP },
 		{ "client-queue", required_argument, NULL, OPT_QUEUE },
 		{ "max-clients", required_argument, NULL, OPT_MAX_CLIENTS },
+		{ "history", required_argument, NULL, OPT_HISTORY },
+		{ "history-age", required_argument, NULL, OPT_HISTORY_AGE },
 		{ "metrics-file", required_argument, NULL, OPT_METRICS_FILE },
 		{ "metrics-interval", required_argument, NULL, OPT_METRICS_INTERVAL },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct serve_cfg cfg = {
-		.so = { .gid = (gid_t)-1, .queue = 4 << 20, .max_clients = 64 },
+		.so = { .gid = (gid_t)-1,
+			.queue = 4 << 20,
+			.max_clients = 64,
+			.history_max = 100000,
+			.history_age = 3600ULL * 1000000000ULL },
 		.metrics_interval = 5,
 	};
 	struct kt_server *s = NULL;

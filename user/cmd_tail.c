@@ -150,7 +150,7 @@ int cmd_tail(int argc, char **argv)
 	}
 	kt_hello_default(&h);
 	h.fmt = c.fmt;
-	h.snapshot_only = t.snapshot_only;
+	h.mode = t.snapshot_only ? KT_MODE_SNAPSHOT : KT_MODE_STREAM;
 	kt_install_signals();
 	fd = kt_connect_unix(t.path);
 	if (fd < 0) {

@@ -115,6 +115,13 @@ static int hybrid_walker(struct kt_backend *kb, struct kt_walker *out)
 	return h->bpf->ops->walker ? h->bpf->ops->walker(h->bpf, out) : -ENOENT;
 }
 
+static unsigned long long hybrid_missed(struct kt_backend *kb)
+{
+	struct hybrid *h = (struct hybrid *)kb;
+
+	return h->bpf->ops->missed ? h->bpf->ops->missed(h->bpf) : 0;
+}
+
 static unsigned long long hybrid_dropped(struct kt_backend *kb, bool native)
 {
 	struct hybrid *h = (struct hybrid *)kb;
@@ -149,6 +156,7 @@ static const struct kt_backend_ops hybrid_ops = {
 	.adopt = hybrid_adopt,
 	.walker = hybrid_walker,
 	.dropped = hybrid_dropped,
+	.missed = hybrid_missed,
 	.close = hybrid_close,
 };
 

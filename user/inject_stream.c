@@ -203,12 +203,11 @@ static int emit_after(struct run *r, __u64 off)
 	return 0;
 }
 
-static struct kt_inject *sort_ij;
-
-static int dep_cmp(const void *a, const void *b)
+static int dep_cmp(const void *a, const void *b, void *ctx)
 {
-	const struct kt_inj_out *x = &sort_ij->j[*(const size_t *)a];
-	const struct kt_inj_out *y = &sort_ij->j[*(const size_t *)b];
+	const struct kt_inject *ij = ctx;
+	const struct kt_inj_out *x = &ij->j[*(const size_t *)a];
+	const struct kt_inj_out *y = &ij->j[*(const size_t *)b];
 
 	if (x->dep != y->dep)
 		return x->dep < y->dep ? -1 : 1;
@@ -225,8 +224,8 @@ static int index_deps(struct run *r)
 	for (i = 0; i < r->ij->nj; i++)
 		if (r->ij->j[i].dep != KT_INJ_NO_DEP)
 			r->deps[r->ndeps++] = i;
-	sort_ij = r->ij;
-	qsort(r->deps, r->ndeps, sizeof(*r->deps), dep_cmp);
+	if (r->ndeps > 1)
+		qsort_r(r->deps, r->ndeps, sizeof(*r->deps), dep_cmp, r->ij);
 	return 0;
 }
 

@@ -16,6 +16,13 @@ static void head(FILE *f, const char *name, const char *type, const char *help)
 	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
+/* A metric of one sample. */
+static void one(FILE *f, const char *name, const char *type, const char *help, unsigned long long v)
+{
+	head(f, name, type, help);
+	fprintf(f, "%s %llu\n", name, v);
+}
+
 /* Over 60 lines: the exposition, metric after metric, in README order. */
 int kt_metrics_print(FILE *f, const struct kt_metrics *m)
 {
@@ -34,16 +41,16 @@ int kt_metrics_print(FILE *f, const struct kt_metrics *m)
 			p->ksymbols[0]);
 	fprintf(f, "ksymtap_records_total{kind=\"bpf_event\",source=\"bpf_prog\"} %llu\n",
 		p->bpf_events);
-	head(f, "ksymtap_duplicates_total", "counter",
-	     "Registers of symbols already in the table (snapshot overlap), dropped.");
-	fprintf(f, "ksymtap_duplicates_total %llu\n", p->dups);
-	head(f, "ksymtap_table_untracked_total", "counter",
-	     "Symbols and programs passed on but not kept in the table (out of memory).");
-	fprintf(f, "ksymtap_table_untracked_total %llu\n", kt_symtab_untracked(p->tab));
+	one(f, "ksymtap_duplicates_total", "counter",
+	    "Registers of symbols already in the table (snapshot overlap), dropped.", p->dups);
+	one(f, "ksymtap_table_untracked_total", "counter",
+	    "Symbols and programs passed on but not kept in the table (out of memory).",
+	    kt_symtab_untracked(p->tab));
 
 	head(f, "ksymtap_lost_records_total", "counter",
-	     "Records lost: by the BPF ring buffer, the kernel's native rings, or a client's queue.");
+	     "Records lost: by the BPF ring buffer, the kernel's native rings, hook runs the kernel skipped (a hook preempted on the same CPU), or a client's queue.");
 	fprintf(f, "ksymtap_lost_records_total{where=\"ringbuf\"} %llu\n", m->ringbuf_lost);
+	fprintf(f, "ksymtap_lost_records_total{where=\"hook\"} %llu\n", m->hook_missed);
 	fprintf(f, "ksymtap_lost_records_total{where=\"native\"} %llu\n", m->native_lost);
 	if (m->serve)
 		fprintf(f, "ksymtap_lost_records_total{where=\"client\"} %llu\n",
@@ -62,30 +69,29 @@ int kt_metrics_print(FILE *f, const struct kt_metrics *m)
 				kt_hooks[i].name, kt_hooks[i].target, !!(m->hooks & (1UL << i)));
 	}
 
-	head(f, "ksymtap_snapshot_symbols", "gauge",
-	     "Live dynamic kernel symbols in the table (what a new client is sent).");
-	fprintf(f, "ksymtap_snapshot_symbols %zu\n", kt_symtab_nsyms(p->tab));
-	head(f, "ksymtap_snapshot_programs", "gauge", "Live BPF programs in the table.");
-	fprintf(f, "ksymtap_snapshot_programs %zu\n", kt_symtab_nprogs(p->tab));
+	one(f, "ksymtap_snapshot_symbols", "gauge",
+	    "Live dynamic kernel symbols in the table (what a new client is sent).",
+	    kt_symtab_nsyms(p->tab));
+	one(f, "ksymtap_snapshot_programs", "gauge", "Live BPF programs in the table.",
+	    kt_symtab_nprogs(p->tab));
 
 	kt_attrib_get_stats(p->attrib, &as);
-	head(f, "ksymtap_attrib_cgroups_cached", "gauge", "Cgroup ids in the attribution cache.");
-	fprintf(f, "ksymtap_attrib_cgroups_cached %llu\n", as.cached);
+	one(f, "ksymtap_attrib_cgroups_cached", "gauge", "Cgroup ids in the attribution cache.",
+	    as.cached);
 	head(f, "ksymtap_attrib_resolved_total", "counter",
 	     "Cgroup ids resolved to a path, by how.");
 	fprintf(f, "ksymtap_attrib_resolved_total{how=\"proc\"} %llu\n", as.resolved_proc);
 	fprintf(f, "ksymtap_attrib_resolved_total{how=\"walk\"} %llu\n", as.resolved_walk);
-	head(f, "ksymtap_attrib_unresolved_records_total", "counter",
-	     "Records sent with an unknown cgroup path.");
-	fprintf(f, "ksymtap_attrib_unresolved_records_total %llu\n", as.unresolved);
+	one(f, "ksymtap_attrib_unresolved_records_total", "counter",
+	    "Records sent with an unknown cgroup path.", as.unresolved);
 
 	if (m->serve) {
 		const struct kt_serve_stats *s = m->serve;
 
-		head(f, "ksymtap_clients_connected", "gauge", "Socket clients connected now.");
-		fprintf(f, "ksymtap_clients_connected %llu\n", s->connected);
-		head(f, "ksymtap_clients_accepted_total", "counter", "Socket clients accepted.");
-		fprintf(f, "ksymtap_clients_accepted_total %llu\n", s->accepted);
+		one(f, "ksymtap_clients_connected", "gauge", "Socket clients connected now.",
+		    s->connected);
+		one(f, "ksymtap_clients_accepted_total", "counter", "Socket clients accepted.",
+		    s->accepted);
 		head(f, "ksymtap_clients_accepted_by_uid_total", "counter",
 		     "Socket clients accepted, by the peer's uid (SO_PEERCRED; \"other\": past 15 uids).");
 		for (i = 0; i < (int)s->nuids; i++) {
@@ -98,19 +104,31 @@ int kt_metrics_print(FILE *f, const struct kt_metrics *m)
 					"ksymtap_clients_accepted_by_uid_total{uid=\"%u\"} %llu\n",
 					s->by_uid[i].uid, s->by_uid[i].n);
 		}
-		head(f, "ksymtap_clients_rejected_total", "counter",
-		     "Socket clients refused (--max-clients).");
-		fprintf(f, "ksymtap_clients_rejected_total %llu\n", s->rejected);
-		head(f, "ksymtap_client_overflows_total", "counter",
-		     "Times a client's queue filled (each is followed by a lost record and a snapshot).");
-		fprintf(f, "ksymtap_client_overflows_total %llu\n", s->overflows);
-		head(f, "ksymtap_client_snapshots_total", "counter",
-		     "Snapshots sent to clients (on connect and after overflows).");
-		fprintf(f, "ksymtap_client_snapshots_total %llu\n", s->snapshots);
+		one(f, "ksymtap_clients_rejected_total", "counter",
+		    "Socket clients refused (--max-clients).", s->rejected);
+		one(f, "ksymtap_client_overflows_total", "counter",
+		    "Times a client's queue filled (each is followed by a lost record and a snapshot).",
+		    s->overflows);
+		one(f, "ksymtap_client_snapshots_total", "counter",
+		    "Snapshots sent to clients (on connect and after overflows).", s->snapshots);
 		head(f, "ksymtap_client_disconnects_total", "counter", "Clients gone, by reason.");
 		for (i = 0; i < KT_DISC_MAX; i++)
 			fprintf(f, "ksymtap_client_disconnects_total{reason=\"%s\"} %llu\n",
 				kt_disc_names[i], s->disconnects[i]);
+		head(f, "ksymtap_history_symbols", "gauge",
+		     "Symbols in the query history, live and dead (kept by --history, --history-age).");
+		fprintf(f, "ksymtap_history_symbols{state=\"live\"} %zu\n", s->hist_live);
+		fprintf(f, "ksymtap_history_symbols{state=\"dead\"} %zu\n", s->hist_dead);
+		one(f, "ksymtap_history_bytes", "gauge",
+		    "Memory the query history holds (allocations, without the allocator's overhead).",
+		    s->hist_bytes);
+		one(f, "ksymtap_history_evicted_total", "counter",
+		    "Dead symbols dropped from the query history (--history, --history-age).",
+		    s->hist_evicted);
+		one(f, "ksymtap_queries_total", "counter", "Query requests answered.", s->queries);
+		one(f, "ksymtap_query_errors_total", "counter",
+		    "Query requests that were not an address and time (answered with an error).",
+		    s->query_errors);
 	}
 
 	head(f, "ksymtap_start_time_seconds", "gauge", "When this ksymtap started (unix time).");

@@ -17,6 +17,7 @@ struct kt_metrics {
 	const struct kt_pipeline *p;
 	/* The backend's own drops: BPF ring buffer, native perf rings. */
 	unsigned long long ringbuf_lost, native_lost;
+	unsigned long long hook_missed; /* hook runs the kernel skipped */
 	bool has_hooks;
 	unsigned long hooks; /* bit per enum kt_hook */
 	const struct kt_serve_stats *serve; /* NULL: not serving */

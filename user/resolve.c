@@ -2,11 +2,8 @@
 /* resolve.h */
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include "cli.h"
 #include "kallsyms.h"
-#include "log.h"
 #include "record_file.h"
 #include "resolve.h"
 
@@ -90,54 +87,55 @@ int kt_parse_time(const char *s, __u64 now, __u64 *t)
 	return 0;
 }
 
+/* "0x" and v in lower-case hex at p; returns the end. */
+static char *hex(char *p, unsigned long long v)
+{
+	char tmp[16];
+	int n = 0;
+
+	*p++ = '0';
+	*p++ = 'x';
+	do {
+		tmp[n++] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v);
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+/* By hand, not snprintf(): the serve query formats a million a second. */
 int kt_format_sym(char *buf, size_t size, const struct kt_hsym *s, __u64 addr)
 {
+	size_t nlen, mlen;
 	const char *mod;
-	int n;
+	char *p = buf;
 
-	if (!s)
-		n = snprintf(buf, size, "[unknown]");
-	else if ((mod = kt_kallsyms_module(s->source)))
-		n = snprintf(buf, size, "%s+0x%llx/0x%x [%s]", s->name,
-			     (unsigned long long)(addr - s->addr), s->len, mod);
-	else
-		n = snprintf(buf, size, "%s+0x%llx/0x%x", s->name,
-			     (unsigned long long)(addr - s->addr), s->len);
-	return n < 0 || (size_t)n >= size ? -ENOSPC : n;
-}
-
-int kt_history_opt(void *ctx, int opt, const char *arg)
-{
-	struct kt_history_opts *o = ctx;
-
-	if (opt == 'i')
-		o->in = arg;
-	else if (opt == 't')
-		o->at = arg;
-	else
-		return 0;
-	return 1;
-}
-
-int kt_history_setup(const struct kt_history_opts *o, const char *cmd, struct kt_history *h,
-		     __u64 *t)
-{
-	char why[512] = "";
-
-	kt_history_init(h);
-	if (!o->in) {
-		kt_err("%s needs -i FILE, a 'ksymtap record' file (try 'ksymtap %s --help')", cmd,
-		       cmd);
-		return KT_EXIT_USAGE;
+	if (!s) {
+		if (size < sizeof("[unknown]"))
+			return -ENOSPC;
+		memcpy(buf, "[unknown]", sizeof("[unknown]"));
+		return sizeof("[unknown]") - 1;
 	}
-	if (kt_history_load(h, o->in, why, sizeof(why))) {
-		kt_err("%s", why);
-		return KT_EXIT_FAIL;
+	mod = kt_kallsyms_module(s->source);
+	nlen = strlen(s->name);
+	mlen = mod ? strlen(mod) + 3 : 0;
+	/* name, "+0x" 16 digits, "/0x" 8 digits, " [mod]", NUL */
+	if (nlen + 19 + 11 + mlen + 1 > size)
+		return -ENOSPC;
+	memcpy(p, s->name, nlen);
+	p += nlen;
+	*p++ = '+';
+	p = hex(p, addr - s->addr);
+	*p++ = '/';
+	p = hex(p, s->len);
+	if (mod) {
+		*p++ = ' ';
+		*p++ = '[';
+		memcpy(p, mod, mlen - 3);
+		p += mlen - 3;
+		*p++ = ']';
 	}
-	*t = h->end;
-	if (o->at && kt_parse_time(o->at, h->end, t)) {
-		kt_err("--at '%s' is not a time (ns, seconds.fraction or now)", o->at);
-		return KT_EXIT_USAGE;
-	}
-	return 0;
+	*p = 0;
+	return p - buf;
 }

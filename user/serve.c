@@ -4,12 +4,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include "clock.h"
 #include "encode.h"
+#include "kallsyms.h"
 #include "log.h"
+#include "query.h"
 #include "serve.h"
 #include "serve_proto.h"
 #include "serve_queue.h"
@@ -24,7 +27,8 @@ const char *const kt_disc_names[KT_DISC_MAX] = {
 enum cstate {
 	C_HELLO, /* waiting for the handshake */
 	C_LIVE, /* snapshot queued, live records follow */
-	C_DRAINING, /* mode=snapshot: close once the queue is sent */
+	C_DRAINING, /* mode=snapshot, kallsyms: close once the queue is sent */
+	C_QUERY, /* mode=query: requests in, answers out */
 	C_DEAD, /* closed, freed at the next tick */
 };
 
@@ -39,7 +43,15 @@ struct client {
 	char in[KT_HELLO_MAX + 1]; /* up to KT_HELLO_MAX - 1 bytes, '\n', NUL */
 	size_t inlen;
 	struct kt_squeue q;
+	/* mode=query: requests not answered yet; paused while the queue has
+	 * no room for an answer (a client that does not read its answers). */
+	char *qin;
+	size_t qlen;
+	bool qpaused;
+	struct kt_query qs;
 };
+
+#define QIN_SIZE (64 * 1024)
 
 enum { KIND_LISTEN = 1, KIND_CLIENT };
 
@@ -51,10 +63,13 @@ struct kt_server {
 	int epfd, lfd;
 	ino_t ino;
 	__s64 clock_off;
+	__s64 wall_off; /* CLOCK_REALTIME minus perf's clock */
 	struct client **c;
 	int nc;
 	unsigned int next_id;
 	struct kt_serve_stats st;
+	struct kt_history hist;
+	bool hist_warned;
 	/* One record, encoded once per format however many clients want it. */
 	char enc[3][KT_ENCODE_MAX];
 	ssize_t enclen[3];
@@ -64,7 +79,7 @@ static void set_events(struct kt_server *s, struct client *c)
 {
 	struct epoll_event ev = { .data.ptr = c };
 
-	ev.events = (c->rd_closed ? 0 : EPOLLIN) | (c->want_out ? EPOLLOUT : 0);
+	ev.events = (c->rd_closed || c->qpaused ? 0 : EPOLLIN) | (c->want_out ? EPOLLOUT : 0);
 	epoll_ctl(s->epfd, EPOLL_CTL_MOD, c->fd, &ev);
 }
 
@@ -103,6 +118,14 @@ static int queue_snapshot_record(void *ctx, struct kt_record *r)
 static __u64 now_perf(struct kt_server *s)
 {
 	return kt_monotonic_ns() + s->clock_off;
+}
+
+static __s64 wall_offset(struct kt_server *s)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (__s64)ts.tv_sec * 1000000000LL + ts.tv_nsec - (__s64)now_perf(s);
 }
 
 /* The whole table as snapshot records; JSON clients also get a closing
@@ -159,6 +182,13 @@ static int resync(struct kt_server *s, struct client *c, unsigned long long lost
 	return queue_snapshot(s, c, "resync");
 }
 
+static void answer_queries(struct kt_server *s, struct client *c);
+
+static bool room_for_answer(const struct client *c)
+{
+	return c->q.limit - c->q.len >= KT_QUERY_ANSWER_MAX;
+}
+
 /* Send what the socket takes; resync or finish when the queue runs dry. */
 static void service_out(struct kt_server *s, struct client *c)
 {
@@ -173,12 +203,22 @@ static void service_out(struct kt_server *s, struct client *c)
 			     strerror(-n));
 			return;
 		}
-		if (!kt_squeue_resync_due(&c->q, &lost))
-			break;
-		if (resync(s, c, lost))
-			return;
+		if (kt_squeue_resync_due(&c->q, &lost)) {
+			if (resync(s, c, lost))
+				return;
+			continue;
+		}
+		/* A query client read some answers: take its next requests. */
+		if (c->state == C_QUERY && c->qpaused && room_for_answer(c)) {
+			c->qpaused = false;
+			set_events(s, c);
+			answer_queries(s, c);
+			continue;
+		}
+		break;
 	}
-	if (c->state == C_DRAINING && kt_squeue_empty(&c->q)) {
+	if ((c->state == C_DRAINING || (c->state == C_QUERY && c->rd_closed && !c->qlen)) &&
+	    kt_squeue_empty(&c->q)) {
 		drop(s, c, KT_DISC_DONE, NULL);
 		return;
 	}
@@ -189,17 +229,95 @@ static void service_out(struct kt_server *s, struct client *c)
 	}
 }
 
-static void start(struct kt_server *s, struct client *c)
+/* Answer every complete request while the queue has room for one more
+ * answer; then wait for the client to read (EPOLLIN off).  The caller
+ * sends (service_out()). */
+static void answer_queries(struct kt_server *s, struct client *c)
+{
+	char buf[KT_QUERY_ANSWER_MAX];
+	size_t off = 0, used, req_len, n;
+	const char *req;
+	bool bad;
+
+	c->qs.wall_off = s->wall_off;
+again:
+	while (off < c->qlen) {
+		if (!room_for_answer(c)) {
+			c->qpaused = true;
+			set_events(s, c);
+			break;
+		}
+		used = kt_query_next(&c->qs, c->qin + off, c->qlen - off, c->qlen - off == QIN_SIZE,
+				     &req, &req_len);
+		if (!used)
+			break;
+		off += used;
+		if (!req_len)
+			continue;
+		n = kt_query_answer(&c->qs, req, req_len, buf, sizeof(buf), &bad);
+		s->st.queries++;
+		s->st.query_errors += bad;
+		if (n && kt_squeue_push_reserved(&c->q, buf, n))
+			break; /* cannot happen: room was checked */
+	}
+	memmove(c->qin, c->qin + off, c->qlen - off);
+	c->qlen -= off;
+	off = 0;
+	if (c->rd_closed && c->qlen && !c->qpaused && c->qs.fmt != KT_FMT_RAW &&
+	    c->qlen < QIN_SIZE) {
+		/* The last line of a client that shut down without its newline. */
+		c->qin[c->qlen++] = '\n';
+		goto again;
+	}
+	if (c->rd_closed && c->qlen && !c->qpaused)
+		c->qlen = 0; /* half a raw request: nothing to answer */
+}
+
+static int kallsyms_line(void *ctx, const struct kt_hsym *h)
+{
+	char line[KT_NAME_MAX + 64];
+	struct client *c = ctx;
+	int n = kt_kallsyms_format(line, sizeof(line), h->addr, h->name, h->source);
+
+	return n > 0 ? kt_squeue_push_reserved(&c->q, line, n) : 0;
+}
+
+static void start(struct kt_server *s, struct client *c, const char *rest, size_t restlen)
 {
 	kt_debug("client %u: format %s, mode %s", c->id, kt_format_name(c->hello.fmt),
-		 c->hello.snapshot_only ? "snapshot" : "stream");
-	c->state = c->hello.snapshot_only ? C_DRAINING : C_LIVE;
-	if (queue_snapshot(s, c, "connect"))
-		return;
+		 kt_hello_mode_name(c->hello.mode));
+	switch (c->hello.mode) {
+	case KT_MODE_QUERY:
+		c->state = C_QUERY;
+		c->qin = malloc(QIN_SIZE);
+		if (!c->qin) {
+			drop(s, c, KT_DISC_ERROR, "out of memory");
+			return;
+		}
+		c->qs = (struct kt_query){ .h = &s->hist,
+					   .fmt = c->hello.fmt,
+					   .t_default = c->hello.at };
+		memcpy(c->qin, rest, restlen);
+		c->qlen = restlen;
+		answer_queries(s, c);
+		break;
+	case KT_MODE_KALLSYMS:
+		c->state = C_DRAINING;
+		if (kt_history_each_at(&s->hist, c->hello.at, kallsyms_line, c)) {
+			drop(s, c, KT_DISC_TOO_BIG, "raise --client-queue");
+			return;
+		}
+		break;
+	default:
+		c->state = c->hello.mode == KT_MODE_SNAPSHOT ? C_DRAINING : C_LIVE;
+		if (queue_snapshot(s, c, "connect"))
+			return;
+	}
 	service_out(s, c);
 }
 
-static void hello_line(struct kt_server *s, struct client *c, const char *line)
+static void hello_line(struct kt_server *s, struct client *c, const char *line, const char *rest,
+		       size_t restlen)
 {
 	char why[128], msg[200];
 	int n;
@@ -214,7 +332,7 @@ static void hello_line(struct kt_server *s, struct client *c, const char *line)
 		drop(s, c, KT_DISC_HELLO, why);
 		return;
 	}
-	start(s, c);
+	start(s, c, rest, restlen);
 }
 
 static void on_readable(struct kt_server *s, struct client *c)
@@ -222,6 +340,26 @@ static void on_readable(struct kt_server *s, struct client *c)
 	char junk[4096], *nl;
 	ssize_t n;
 
+	if (c->state == C_QUERY) {
+		/* Full only while paused (answer_queries() takes every whole
+		 * request, and flags a line too long): a recv of 0 bytes would
+		 * read as EOF. */
+		if (c->rd_closed || c->qpaused || c->qlen == QIN_SIZE)
+			return;
+		n = recv(c->fd, c->qin + c->qlen, QIN_SIZE - c->qlen, MSG_DONTWAIT);
+		if (n < 0 && errno != EAGAIN && errno != EINTR)
+			drop(s, c, KT_DISC_PEER, strerror(errno));
+		if (n < 0)
+			return;
+		if (n == 0) {
+			c->rd_closed = true;
+			set_events(s, c);
+		}
+		c->qlen += n;
+		answer_queries(s, c);
+		service_out(s, c);
+		return;
+	}
 	if (c->state != C_HELLO) {
 		/* Nothing is expected after the handshake: drain and ignore. */
 		n = recv(c->fd, junk, sizeof(junk), MSG_DONTWAIT);
@@ -242,19 +380,20 @@ static void on_readable(struct kt_server *s, struct client *c)
 		c->rd_closed = true;
 		set_events(s, c);
 		c->in[c->inlen] = 0;
-		hello_line(s, c, c->in);
+		hello_line(s, c, c->in, NULL, 0);
 		return;
 	}
 	c->inlen += n;
 	c->in[c->inlen] = 0;
-	nl = strchr(c->in, '\n');
+	nl = memchr(c->in, '\n', c->inlen);
 	if (nl) {
+		/* What follows the line: a query client's first requests. */
 		*nl = 0;
-		hello_line(s, c, c->in);
+		hello_line(s, c, c->in, nl + 1, c->in + c->inlen - (nl + 1));
 	} else if (c->inlen == sizeof(c->in) - 1) {
 		/* KT_HELLO_MAX bytes and no newline: too long, whatever follows.
 		 * Refused, not parsed in part (a key past the cut would be lost). */
-		hello_line(s, c, NULL);
+		hello_line(s, c, NULL, NULL, 0);
 	}
 }
 
@@ -358,18 +497,22 @@ bool kt_server_owns(struct kt_server *s, void *ptr)
 
 void kt_server_tick(struct kt_server *s)
 {
-	__u64 now = kt_monotonic_ns();
+	__u64 now = kt_monotonic_ns(), perf = now_perf(s);
 	int i, j;
 
+	s->wall_off = wall_offset(s);
+	kt_history_trim(&s->hist, s->o.history_max,
+			perf > s->o.history_age ? perf - s->o.history_age : 0);
 	for (i = 0; i < s->nc; i++)
 		if (s->c[i]->state == C_HELLO && now >= s->c[i]->deadline) {
 			s->c[i]->in[s->c[i]->inlen] = 0;
 			/* Said nothing (or half a line): the defaults, or why not. */
-			hello_line(s, s->c[i], s->c[i]->in);
+			hello_line(s, s->c[i], s->c[i]->in, NULL, 0);
 		}
 	for (i = j = 0; i < s->nc; i++) {
 		if (s->c[i]->state == C_DEAD) {
 			kt_squeue_fini(&s->c[i]->q);
+			free(s->c[i]->qin);
 			free(s->c[i]);
 		} else {
 			s->c[j++] = s->c[i];
@@ -385,6 +528,10 @@ static int sink_record(struct kt_sink *sink, const struct kt_record *r)
 	ssize_t n;
 	int i;
 
+	if (kt_history_add(&s->hist, r) && !s->hist_warned) {
+		s->hist_warned = true;
+		kt_warn("out of memory for the query history; queries may answer unknown");
+	}
 	s->enclen[0] = s->enclen[1] = s->enclen[2] = -1;
 	for (i = 0; i < s->nc; i++) {
 		c = s->c[i];
@@ -467,6 +614,8 @@ int kt_server_open(struct kt_server **out, const struct kt_serve_opts *o, struct
 	}
 	if (kt_perf_clock_offset(&s->clock_off))
 		s->clock_off = 0;
+	kt_history_init(&s->hist);
+	s->wall_off = wall_offset(s);
 	*out = s;
 	return 0;
 }
@@ -517,6 +666,7 @@ void kt_server_free(struct kt_server *s)
 	if (!s)
 		return;
 	kt_server_stop_accepting(s);
+	kt_history_fini(&s->hist);
 	free(s->c);
 	free(s);
 }
@@ -524,4 +674,13 @@ void kt_server_free(struct kt_server *s)
 void kt_server_get_stats(const struct kt_server *s, struct kt_serve_stats *st)
 {
 	*st = s->st;
+	st->hist_live = s->hist.live;
+	st->hist_dead = s->hist.dead;
+	st->hist_bytes = s->hist.bytes;
+	st->hist_evicted = s->hist.evicted;
+}
+
+const struct kt_history *kt_server_history(const struct kt_server *s)
+{
+	return &s->hist;
 }

@@ -2,14 +2,17 @@
 /*
  * The serve daemon's clients: a pipeline sink that fans every record out to
  * per-client bounded queues, in each client's format, after that client's
- * snapshot (docs/serve.md).  All of it runs in the caller's epoll loop; no
+ * snapshot, and keeps the symbols' history that query clients ask about
+ * (docs/serve.md).  All of it runs in the caller's epoll loop; no
  * call blocks on a client.
  */
 #ifndef KT_SERVE_H
 #define KT_SERVE_H
 
+#include <linux/types.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include "history.h"
 #include "pipeline.h"
 
 struct kt_serve_opts {
@@ -18,6 +21,8 @@ struct kt_serve_opts {
 	gid_t gid; /* (gid_t)-1: leave ours */
 	size_t queue; /* per-client queue limit, bytes */
 	int max_clients;
+	size_t history_max; /* dead symbols kept for queries */
+	__u64 history_age; /* ns a dead symbol is kept for queries */
 };
 
 /* Why clients went away (metrics' reason label). */
@@ -49,6 +54,10 @@ struct kt_serve_stats {
 		unsigned long long n;
 	} by_uid[KT_SERVE_UIDS];
 	unsigned int nuids;
+	/* The history queries are answered from (history.h). */
+	size_t hist_live, hist_dead, hist_bytes;
+	unsigned long long hist_evicted;
+	unsigned long long queries, query_errors;
 };
 
 struct kt_server;
@@ -68,5 +77,7 @@ void kt_server_stop_accepting(struct kt_server *s);
 void kt_server_shutdown(struct kt_server *s, int timeout_ms);
 void kt_server_free(struct kt_server *s);
 void kt_server_get_stats(const struct kt_server *s, struct kt_serve_stats *st);
+/* The history queries are answered from. */
+const struct kt_history *kt_server_history(const struct kt_server *s);
 
 #endif

@@ -2,12 +2,23 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include "resolve.h"
 #include "serve_proto.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static const char *const modes[] = {
+	[KT_MODE_STREAM] = "stream",
+	[KT_MODE_SNAPSHOT] = "snapshot",
+	[KT_MODE_QUERY] = "query",
+	[KT_MODE_KALLSYMS] = "kallsyms",
+};
 
 void kt_hello_default(struct kt_hello *h)
 {
 	h->fmt = KT_FMT_JSON;
-	h->snapshot_only = false;
+	h->mode = KT_MODE_STREAM;
+	h->at = KT_HIST_NOW;
 }
 
 int kt_hello_parse(const char *line, struct kt_hello *h, char *why, size_t why_size)
@@ -42,12 +53,22 @@ int kt_hello_parse(const char *line, struct kt_hello *h, char *why, size_t why_s
 				return -EINVAL;
 			}
 		} else if (!strcmp(w, "mode")) {
-			if (!strcmp(eq, "stream")) {
-				h->snapshot_only = false;
-			} else if (!strcmp(eq, "snapshot")) {
-				h->snapshot_only = true;
-			} else {
-				snprintf(why, why_size, "mode '%.32s' is not stream or snapshot",
+			int m;
+
+			for (m = 0; m < (int)ARRAY_SIZE(modes); m++)
+				if (!strcmp(eq, modes[m]))
+					break;
+			if (m == (int)ARRAY_SIZE(modes)) {
+				snprintf(why, why_size,
+					 "mode '%.32s' is not stream, snapshot, query or kallsyms",
+					 eq);
+				return -EINVAL;
+			}
+			h->mode = m;
+		} else if (!strcmp(w, "at")) {
+			if (kt_parse_time(eq, KT_HIST_NOW, &h->at)) {
+				snprintf(why, why_size,
+					 "at '%.32s' is not a time (ns, seconds.fraction or now)",
 					 eq);
 				return -EINVAL;
 			}
@@ -60,8 +81,15 @@ int kt_hello_parse(const char *line, struct kt_hello *h, char *why, size_t why_s
 	return 0;
 }
 
+const char *kt_hello_mode_name(enum kt_hello_mode m)
+{
+	return modes[m];
+}
+
 int kt_hello_format(const struct kt_hello *h, char *buf, size_t size)
 {
-	return snprintf(buf, size, "format=%s mode=%s\n", kt_format_name(h->fmt),
-			h->snapshot_only ? "snapshot" : "stream");
+	if (h->at != KT_HIST_NOW)
+		return snprintf(buf, size, "format=%s mode=%s at=%llu\n", kt_format_name(h->fmt),
+				modes[h->mode], (unsigned long long)h->at);
+	return snprintf(buf, size, "format=%s mode=%s\n", kt_format_name(h->fmt), modes[h->mode]);
 }

@@ -184,10 +184,13 @@ static int walk(struct kt_walker *wk, struct ctx *c, struct kt_dynsyms *ks,
 	}
 	kt_debug("snapshot: walker incomplete (0x%x): names from all of /proc/kallsyms", wflags);
 	err = kt_dynsyms_read(kpath, ks);
+	/* kt_dynsyms_read(): -EACCES also when every address reads 0. */
 	if (err)
 		kt_warn("snapshot: /proc/kallsyms: %s: program names are rebuilt; BPF images, "
 			"ftrace trampolines and kprobe pages are not listed",
-			strerror(-err));
+			err == -EACCES ?
+				"unreadable, or addresses hidden (kernel.kptr_restrict, no CAP_SYSLOG)" :
+				strerror(-err));
 	else
 		c->ks = ks;
 	return 0;

@@ -53,12 +53,13 @@ static bool is_hex(int c)
 }
 
 /* Copy line to out, naming each address that resolves at t. */
-void kt_symbolize_line(const struct kt_history *h, const char *line, __u64 t, FILE *out)
+int kt_symbolize_line(kt_name_fn name, void *ctx, const char *line, __u64 t, FILE *out)
 {
 	static const char unk[] = " [unknown]";
 	char sym[KT_NAME_MAX + 64];
 	const char *p = line, *s, *e;
 	__u64 addr;
+	int err;
 
 	while (*p) {
 		s = p;
@@ -73,8 +74,14 @@ void kt_symbolize_line(const struct kt_history *h, const char *line, __u64 t, FI
 		while (is_hex(*e))
 			e++;
 		/* Kernel addresses only: 8 to 16 digits, not part of a word. */
+		err = 0;
 		if (e - s < 8 || isalnum((unsigned char)*e) || *e == '_' ||
-		    kt_parse_addr(s, e - s, &addr) || !kt_history_find(h, addr, t)) {
+		    kt_parse_addr(s, e - s, &addr) ||
+		    (err = name(ctx, addr, t, sym, sizeof(sym))) <= 0) {
+			if (err < 0) {
+				fputs(s, out);
+				return err;
+			}
 			fwrite(s, 1, e - s, out);
 			p = e;
 			continue;
@@ -84,10 +91,10 @@ void kt_symbolize_line(const struct kt_history *h, const char *line, __u64 t, FI
 			fputs(">]", out);
 			e += 2;
 		}
-		kt_format_sym(sym, sizeof(sym), kt_history_find(h, addr, t), addr);
 		fprintf(out, " %s", sym);
 		if (!strncmp(e, unk, sizeof(unk) - 1))
 			e += sizeof(unk) - 1;
 		p = e;
 	}
+	return 0;
 }

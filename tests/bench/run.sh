@@ -77,6 +77,12 @@ if [ -z "$report" ]; then
 		"$top/tests/bench/host/inject.sh" "$top/build/ksymtap" >"$out/inject.txt" || rc=1
 		cat "$out/inject.txt"
 	fi
+	# The serve query's lookup rate: the daemon's code in one host process.
+	if [ -z "$only" ] || [[ query =~ $only ]]; then
+		echo "== bench: the serve query on the host"
+		"$top/tests/bench/host/query.sh" "$top/build/tests/bench/ktbquery" >"$out/query.txt" || rc=1
+		cat "$out/query.txt"
+	fi
 	for l in "${lines[@]}"; do
 		echo "== bench: kernel line $l"
 		envs=()

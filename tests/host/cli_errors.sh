@@ -28,6 +28,14 @@ expect 2 "compare always runs both backends" -- compare -b native
 expect 2 "-o" -- record
 expect 2 "socket" -- serve
 expect 1 "/nonexistent/ksymtap.sock" -- tail --socket /nonexistent/ksymtap.sock
+expect 2 "--history: 'many'" -- serve -s "$T/s" --history many
+expect 2 "--history-age: '-1'" -- serve -s "$T/s" --history-age -1
+expect 2 "one of -i FILE" -- resolve ffffffffc0000000
+expect 2 "one of -i FILE" -- kallsyms -i "$T/x" -s "$T/s"
+expect 1 "is 'ksymtap serve' running there" -- resolve -s /nonexistent/ksymtap.sock ffffffffc0000000
+expect 1 "is 'ksymtap serve' running there" -- kallsyms -s /nonexistent/ksymtap.sock
+expect 1 "is 'ksymtap serve' running there" -- symbolize -s /nonexistent/ksymtap.sock
+expect 2 "--at 'later'" -- resolve -s /nonexistent/ksymtap.sock --at later
 
 for c in "" stream snapshot record compare serve tail; do
 	"$KT" $c --help >"$T/out" 2>"$T/err" || fail "ksymtap $c --help exited $?"

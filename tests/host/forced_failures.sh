@@ -44,6 +44,35 @@ fails 1 "writing /dev/full: No space left on device" -- record -b native -d 0.2 
 fails 1 "/nonexistent/s: No such file or directory" -- serve -b native -d 0.2 -s /nonexistent/s
 mkdir "$T/dir.sock"
 fails 1 "$T/dir.sock: exists and is not a socket" -- serve -b native -d 0.2 -s "$T/dir.sock"
+# A read-only file system under each output.
+mkdir "$T/ro"
+mount -t tmpfs -o ro tmpfs "$T/ro" || skip "cannot mount a read-only tmpfs"
+trap 'umount "$T/full" "$T/ro" 2>/dev/null; rm -rf "$T"' EXIT
+fails 1 "--kallsyms $T/ro/k: Read-only file system" -- snapshot --kallsyms "$T/ro/k"
+fails 1 "--kallsyms $T/ro/k: Read-only file system" -- stream -b native -d 0.3 --kallsyms "$T/ro/k"
+fails 1 "cannot create $T/ro/k.data: Read-only file system" -- record -b native -d 0.2 -o "$T/ro/k.data"
+fails 1 "$T/ro/s: Read-only file system" -- serve -b native -d 0.2 -s "$T/ro/s"
+# --metrics-file may not stop the stream: one warning, serve goes on, exit 0.
+"$KT" serve -b native -d 1 -s "$T/m.sock" --metrics-file "$T/ro/m.prom" --metrics-interval 0.2 \
+	>/dev/null 2>"$T/err" || fail "serve with a read-only --metrics-file exited $?"
+[ "$(grep -c 'metrics-file' "$T/err")" = 1 ] && grep -q "$T/ro/m.prom: Read-only file system (will keep trying)" "$T/err" ||
+	fail "read-only --metrics-file: $(cat "$T/err")"
+# A socket path longer than sun_path holds (107 bytes and a NUL).
+long=$T/$(printf 's%.0s' $(seq 1 110))
+fails 1 "File name too long" -- serve -b native -d 0.2 -s "$long"
+fails 1 "File name too long" -- tail -s "$long"
+# kptr_restrict hiding addresses: snapshot still runs, and says why it lists less.
+if [ -w /proc/sys/kernel/kptr_restrict ]; then
+	kr=$(cat /proc/sys/kernel/kptr_restrict)
+	echo 2 >/proc/sys/kernel/kptr_restrict
+	"$KT" snapshot >/dev/null 2>"$T/err"
+	rc=$?
+	echo "$kr" >/proc/sys/kernel/kptr_restrict
+	[ $rc = 0 ] || fail "snapshot under kptr_restrict=2 exited $rc: $(cat "$T/err")"
+	grep -q 'addresses hidden (kernel.kptr_restrict, no CAP_SYSLOG)' "$T/err" ||
+		fail "kptr_restrict=2: $(cat "$T/err")"
+fi
+
 # A socket nobody listens on any more.
 python3 -c "import socket,sys; s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.close()" \
 	"$T/dead.sock" 2>/dev/null || skip "no python3 to make a dead socket"

@@ -7,22 +7,7 @@
 # is 0600, a live one is not stolen, a stale one is replaced; SIGTERM exits 0
 # and removes the socket; a restart on the same path works.
 . "${KT_TOP:-.}/tests/host/lib.sh"
-need_root
-LOAD=${KT_TOP:-.}/build/tests/vm/ktload
-OBJ=${KT_TOP:-.}/build/tests/vm/subprogs.bpf.o
-[ -x "$LOAD" ] && [ -f "$OBJ" ] || skip "build/tests/vm/ktload missing (make vm-build)"
-command -v bpftool >/dev/null || skip "bpftool missing (make deps)"
-"$KT" -b native -d 0.1 >/dev/null 2>&1 || skip "native backend does not open here"
-tmpdir
-S=$T/sock
-PIDS=()
-cleanup() {
-	for p in "${PIDS[@]}"; do
-		{ kill -9 "$p" && wait "$p"; } 2>/dev/null
-	done
-	rm -rf "$T"
-}
-trap cleanup EXIT
+serve_test_setup
 
 wait_for() { # file pattern sec
 	local i

@@ -6,24 +6,11 @@
 #include <stdio.h>
 #include <string.h>
 #include "history.h"
+#include "query.h"
 #include "resolve.h"
 #include "unit.h"
 
-static struct kt_record ksym(__u64 t, __u64 addr, __u32 len, bool unreg, const char *name)
-{
-	struct kt_record r;
-
-	memset(&r, 0, sizeof(r));
-	r.type = KT_RECORD_KSYMBOL;
-	r.time = t;
-	r.addr = addr;
-	r.len = len;
-	r.ksym_type = 1;
-	r.source = KT_SRC_BPF_PROG;
-	r.flags = unreg ? PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER : 0;
-	snprintf(r.name, sizeof(r.name), "%s", name);
-	return r;
-}
+#define ksym unit_ksym
 
 static void test_reuse(void)
 {
@@ -106,9 +93,178 @@ static void test_syntax(void)
 	}
 }
 
+static void test_trim(void)
+{
+	struct kt_history h;
+	const struct kt_hsym *s;
+	struct kt_record r;
+	size_t bytes0;
+	int i;
+
+	if (unit_start("history_generations_and_trim")) {
+		kt_history_init(&h);
+		bytes0 = h.bytes;
+		/* 100 programs in turn at one address, each dying at 10i + 5. */
+		for (i = 0; i < 100; i++) {
+			char name[32];
+
+			snprintf(name, sizeof(name), "bpf_prog_%d", i);
+			r = ksym(10 * i, 0x4000, 0x80, false, name);
+			ASSERT_EQ(kt_history_add(&h, &r), 0, "born");
+			r = ksym(10 * i + 5, 0x4000, 0x80, true, name);
+			ASSERT_EQ(kt_history_add(&h, &r), 0, "dies");
+		}
+		r = ksym(2000, 0x4000, 0x40, false, "bpf_prog_live");
+		kt_history_add(&h, &r);
+		ASSERT_EQ(h.live, 1, "one alive");
+		ASSERT_EQ(h.dead, 100, "100 dead");
+		s = kt_history_find(&h, 0x4010, 423);
+		ASSERT_TRUE(s && !strcmp(s->name, "bpf_prog_42"), "the 43rd at 423");
+		ASSERT_TRUE(!kt_history_find(&h, 0x4010, 427), "between two generations");
+		s = kt_history_find(&h, 0x4010, KT_HIST_NOW);
+		ASSERT_TRUE(s && !strcmp(s->name, "bpf_prog_live"), "now");
+		ASSERT_TRUE(!kt_history_find(&h, 0x4050, KT_HIST_NOW), "past the live one's end");
+		/* By count: 10 dead kept, the newest. */
+		kt_history_trim(&h, 10, 0);
+		ASSERT_EQ(h.dead, 10, "10 dead left");
+		ASSERT_EQ(h.evicted, 90, "90 evicted");
+		ASSERT_TRUE(!kt_history_find(&h, 0x4010, 423), "the 43rd forgotten");
+		s = kt_history_find(&h, 0x4010, 953);
+		ASSERT_TRUE(s && !strcmp(s->name, "bpf_prog_95"), "the 96th kept");
+		/* By age: dead before 960 go; the live one never does. */
+		kt_history_trim(&h, 1000, 960);
+		ASSERT_EQ(h.dead, 4, "those dead at 965..995 left");
+		kt_history_trim(&h, 0, ~0ULL);
+		ASSERT_EQ(h.dead, 0, "no dead left");
+		ASSERT_EQ(h.live, 1, "the live one stays");
+		ASSERT_TRUE(kt_history_find(&h, 0x4000, KT_HIST_NOW) != NULL, "and is found");
+		r = ksym(3000, 0x4000, 0x40, true, "bpf_prog_live");
+		kt_history_add(&h, &r);
+		kt_history_trim(&h, 0, 0);
+		ASSERT_EQ(h.ns, 0, "its address goes with its last symbol");
+		ASSERT_EQ(h.bytes - bytes0 <= 256 * sizeof(struct kt_hslot) + 256 * 16, 1,
+			  "only the arrays' capacity is left");
+		kt_history_fini(&h);
+		unit_end();
+	}
+	if (unit_start("history_neighbours")) {
+		kt_history_init(&h);
+		/* A big program below small ones: found across them. */
+		r = ksym(1, 0x10000, 0x3000, false, "bpf_prog_big");
+		kt_history_add(&h, &r);
+		for (i = 0; i < 64; i++) {
+			r = ksym(2, 0x13000 + 0x40 * i, 0x40, false, "bpf_prog_small");
+			kt_history_add(&h, &r);
+		}
+		s = kt_history_find(&h, 0x12fff, 5);
+		ASSERT_TRUE(s && !strcmp(s->name, "bpf_prog_big"), "big's last byte");
+		s = kt_history_find(&h, 0x13fff, 5);
+		ASSERT_TRUE(s && s->addr == 0x13fc0, "the last small one");
+		ASSERT_TRUE(!kt_history_find(&h, 0x14000, 5), "past all");
+		ASSERT_TRUE(!kt_history_find(&h, 0xffff, 5), "below all");
+		kt_history_fini(&h);
+		unit_end();
+	}
+}
+
+static void test_query(void)
+{
+	struct kt_history h;
+	struct kt_query q = { .h = &h, .fmt = KT_FMT_TEXT, .t_default = KT_HIST_NOW };
+	char in[600], out[KT_QUERY_ANSWER_MAX];
+	const char *req;
+	struct kt_record r;
+	size_t used, len, n;
+	__u64 raw[2];
+	bool bad;
+
+	if (!unit_start("query_answers"))
+		return;
+	kt_history_init(&h);
+	r = ksym(100, 0x1000, 0x40, false, "bpf_prog_a");
+	kt_history_add(&h, &r);
+	r = ksym(200, 0x1000, 0x40, true, "bpf_prog_a");
+	kt_history_add(&h, &r);
+	r = ksym(300, 0x1000, 0x20, false, "bpf_prog_b");
+	kt_history_add(&h, &r);
+
+	strcpy(in, "0x1030 150\r\n  \n1030\nzz 1\n1010 1.x\n");
+	used = kt_query_next(&q, in, strlen(in), false, &req, &len);
+	ASSERT_EQ(used, 12, "first line with its CRLF");
+	n = kt_query_answer(&q, req, len, out, sizeof(out), &bad);
+	out[n] = 0;
+	ASSERT_STREQ(out, "0x1030 bpf_prog_a+0x30/0x40 [bpf]\n", "A at 150, as asked");
+	used += kt_query_next(&q, in + used, strlen(in) - used, false, &req, &len);
+	ASSERT_EQ(len, 0, "a blank line is no request");
+	used += kt_query_next(&q, in + used, strlen(in) - used, false, &req, &len);
+	n = kt_query_answer(&q, req, len, out, sizeof(out), &bad);
+	out[n] = 0;
+	ASSERT_STREQ(out, "1030 [unknown]\n", "now: B is shorter");
+	used += kt_query_next(&q, in + used, strlen(in) - used, false, &req, &len);
+	n = kt_query_answer(&q, req, len, out, sizeof(out), &bad);
+	out[n] = 0;
+	ASSERT_TRUE(bad, "zz is bad");
+	ASSERT_STREQ(out, "error: 'zz' is not an address (hex, 0x optional)\n", "says why");
+	used += kt_query_next(&q, in + used, strlen(in) - used, false, &req, &len);
+	kt_query_answer(&q, req, len, out, sizeof(out), &bad);
+	ASSERT_TRUE(bad, "1.x is not a time");
+	ASSERT_EQ(kt_query_next(&q, in + used, strlen(in) - used, false, &req, &len), 0,
+		  "nothing left");
+	ASSERT_EQ(kt_query_next(&q, "1010", 4, false, &req, &len), 0, "half a line waits");
+
+	memset(in, 'a', 300);
+	in[300] = '\n';
+	used = kt_query_next(&q, in, 280, true, &req, &len);
+	ASSERT_EQ(len, KT_QUERY_LINE_MAX, "too long: answered once");
+	ASSERT_EQ(used, 280, "all of it consumed");
+	used = kt_query_next(&q, in + 280, 21, false, &req, &len);
+	ASSERT_EQ(used, 21, "the rest of it skipped");
+	ASSERT_EQ(len, 0, "with no second answer");
+
+	q.fmt = KT_FMT_JSON;
+	q.wall_off = 1000000000LL * 1767225600; /* 2026-01-01 */
+	n = kt_query_answer(&q, "1010 150", 8, out, sizeof(out), &bad);
+	out[n] = 0;
+	ASSERT_STREQ(
+		out,
+		"{\"addr\":\"0x1010\",\"time\":150,\"name\":\"bpf_prog_a\",\"start\":"
+		"\"0x1000\",\"offset\":16,\"len\":64,\"module\":\"bpf\",\"source\":\"bpf_prog\","
+		"\"birth\":100,\"death\":200,\"birth_wall\":\"2026-01-01T00:00:00.000000100Z\","
+		"\"death_wall\":\"2026-01-01T00:00:00.000000200Z\"}\n",
+		"json");
+	n = kt_query_answer(&q, "1010", 4, out, sizeof(out), &bad);
+	out[n] = 0;
+	ASSERT_STREQ(
+		out,
+		"{\"addr\":\"0x1010\",\"time\":\"now\",\"name\":\"bpf_prog_b\",\"start\":"
+		"\"0x1000\",\"offset\":16,\"len\":32,\"module\":\"bpf\",\"source\":\"bpf_prog\","
+		"\"birth\":300,\"death\":null,\"birth_wall\":\"2026-01-01T00:00:00.000000300Z\","
+		"\"death_wall\":null}\n",
+		"json, alive");
+
+	q.fmt = KT_FMT_RAW;
+	raw[0] = 0x1010;
+	raw[1] = KT_QUERY_RAW_NOW;
+	ASSERT_EQ(kt_query_next(&q, (char *)raw, 15, false, &req, &len), 0, "half a request");
+	ASSERT_EQ(kt_query_next(&q, (char *)raw, 16, false, &req, &len), 16, "a request");
+	n = kt_query_answer(&q, req, len, out, sizeof(out), &bad);
+	ASSERT_EQ(n, 24 + 16, "KSYMBOL, name padded to 8");
+	ASSERT_EQ(((struct perf_event_header *)out)->type, PERF_RECORD_KSYMBOL, "type");
+	ASSERT_STREQ(out + 24, "bpf_prog_b", "name");
+	raw[1] = 250;
+	n = kt_query_answer(&q, (char *)raw, 16, out, sizeof(out), &bad);
+	ASSERT_EQ(n, 24 + 8, "unknown: empty name");
+	ASSERT_EQ(*(__u64 *)(out + 8), 0x1010, "the address asked");
+	ASSERT_EQ(*(__u32 *)(out + 16), 0, "len 0");
+	kt_history_fini(&h);
+	unit_end();
+}
+
 int main(void)
 {
 	test_reuse();
+	test_trim();
+	test_query();
 	test_syntax();
 	return unit_exit();
 }

@@ -28,16 +28,8 @@ static void in_ksym(struct kt_inject *ij, __u64 t, __u64 off, __u64 addr, __u32 
 static void file_ksym(struct kt_inject *ij, __u64 t, __u64 addr, __u32 len, bool unreg,
 		      const char *name)
 {
-	struct kt_record r;
+	struct kt_record r = unit_ksym(t, addr, len, unreg, name);
 
-	memset(&r, 0, sizeof(r));
-	r.type = KT_RECORD_KSYMBOL;
-	r.time = t;
-	r.addr = addr;
-	r.len = len;
-	r.ksym_type = 1;
-	r.flags = unreg ? PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER : 0;
-	snprintf(r.name, sizeof(r.name), "%s", name);
 	kt_inject_add_file(ij, &r);
 }
 

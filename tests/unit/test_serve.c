@@ -89,13 +89,13 @@ static void test_hello(void)
 	if (unit_start("hello_defaults_and_keys")) {
 		ASSERT_EQ(kt_hello_parse("", &h, why, sizeof(why)), 0, "empty line");
 		ASSERT_EQ(h.fmt, KT_FMT_JSON, "json by default");
-		ASSERT_TRUE(!h.snapshot_only, "stream by default");
+		ASSERT_TRUE(h.mode == KT_MODE_STREAM, "stream by default");
 		ASSERT_EQ(kt_hello_parse("format=raw", &h, why, sizeof(why)), 0, "format=raw");
 		ASSERT_EQ(h.fmt, KT_FMT_RAW, "raw");
 		ASSERT_EQ(kt_hello_parse("mode=snapshot  format=text\r", &h, why, sizeof(why)), 0,
 			  "two keys, CRLF");
 		ASSERT_EQ(h.fmt, KT_FMT_TEXT, "text");
-		ASSERT_TRUE(h.snapshot_only, "snapshot");
+		ASSERT_TRUE(h.mode == KT_MODE_SNAPSHOT, "snapshot");
 		kt_hello_format(&h, line, sizeof(line));
 		ASSERT_STREQ(line, "format=text mode=snapshot\n", "what tail sends");
 		line[strlen(line) - 1] = 0;

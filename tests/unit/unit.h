@@ -87,4 +87,25 @@ int unit_exit(void);
 		___ok;                                                                \
 	})
 
+/* A KSYMBOL record of a BPF program (the history's and inject's tests). */
+#ifdef KT_RECORD_H
+#include <linux/perf_event.h>
+static inline struct kt_record unit_ksym(__u64 t, __u64 addr, __u32 len, bool unreg,
+					 const char *name)
+{
+	struct kt_record r;
+
+	memset(&r, 0, sizeof(r));
+	r.type = KT_RECORD_KSYMBOL;
+	r.time = t;
+	r.addr = addr;
+	r.len = len;
+	r.ksym_type = PERF_RECORD_KSYMBOL_TYPE_BPF;
+	r.source = KT_SRC_BPF_PROG;
+	r.flags = unreg ? PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER : 0;
+	snprintf(r.name, sizeof(r.name), "%s", name);
+	return r;
+}
+#endif
+
 #endif

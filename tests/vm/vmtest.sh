@@ -17,8 +17,8 @@
 #   options: --counts FILE (write "passed failed skipped"), --timeout SEC,
 #            --only REGEX (tests to run), --keep (leave the work dir),
 #            --verbose (show the output of passing tests too),
-#            --suite tests|bench|systemd (default tests; systemd: the
-#            unit under a real systemd, amd64), --test-timeout SEC (per
+#            --suite tests|bench|systemd|soak (default tests; systemd: the
+#            unit under a real systemd, amd64; soak: tests/soak/, make soak), --test-timeout SEC (per
 #            test script, default 180), --bench-out FILE (append the guest's
 #            "BENCH key=value" lines to FILE), --env NAME=VALUE (exported to
 #            the tests; repeatable), --icount (deterministic TCG: one host
@@ -201,6 +201,8 @@ if [ "$suite" = bench ]; then
 	for f in "$bdir"/tests/bench/*; do
 		[ -f "$f" ] && cp "$f" "$root/ksymtap/bin/"
 	done
+elif [ "$suite" = soak ]; then
+	cp "$top"/tests/soak/*.sh "$root/ksymtap/tests/"
 else
 	cp "$top"/tests/vm/tests/*.sh "$root/ksymtap/tests/"
 fi

@@ -62,6 +62,15 @@ if ! diff kernel.txt ours.txt >diff.txt; then
 				json_sel out.json ".id == $a"
 			fi
 		done
-	fail "snapshot + stream differ from the kernel (< kernel, > ksymtap)"
+	# A loss ksymtap reported (a full ring buffer, hook runs the kernel
+	# skipped: preempted on that CPU, docs/reliability.md "Soak") explains
+	# a difference: the table keeps what it did not see go until a resync
+	# after losses exists (issue 15).  Not a pass: a skip that says so.
+	# A difference without a reported loss fails.
+	lost=$(json_sel out.json '.kind == "lost" and .origin != "serve"' | wc -l)
+	grep -E 'lost|skipped' out.json.err
+	[ "$lost" -gt 0 ] &&
+		skip "ksymtap reported $lost lost records (above): its table keeps what it did not see go (no resync after losses yet, issue 15)"
+	fail "snapshot + stream differ from the kernel (< kernel, > ksymtap), no loss reported"
 fi
 note "$(grep -c '^S' kernel.txt) symbols and $(grep -c '^P' kernel.txt) programs agree"
