@@ -66,16 +66,12 @@ static int on_event(void *ctx, void *data, size_t size)
 
 /* The per-CPU drop counters, summed: a syscall, so at most every 100 ms
  * and when a drain ends (kt_run's last poll with timeout 0). */
-static unsigned long long read_dropped(struct bpf_backend *b, int timeout_ms)
+static unsigned long long read_dropped(struct bpf_backend *b)
 {
 	unsigned long long total = 0;
 	__u32 zero = 0;
-	__u64 now = kt_monotonic_ns();
 	int i;
 
-	if (timeout_ms && now < b->dropped_next)
-		return b->dropped_seen;
-	b->dropped_next = now + 100000000ULL;
 	if (!b->percpu)
 		return b->dropped_seen;
 	if (!bpf_map_lookup_elem(b->l.dropped_fd, &zero, b->percpu))
@@ -151,9 +147,12 @@ static int bpf_poll(struct kt_backend *kb, int timeout_ms)
 		return b->emit_err;
 	if (n < 0)
 		return n;
+	/* The counters are syscalls: at most every 100 ms, and when a drain
+	 * ends (timeout 0). */
 	if (timeout_ms && kt_monotonic_ns() < b->dropped_next)
 		return n;
-	d = read_dropped(b, timeout_ms);
+	b->dropped_next = kt_monotonic_ns() + 100000000ULL;
+	d = read_dropped(b);
 	if (d > b->dropped_seen) {
 		kt_warn("ring buffer full: %llu records lost (raise --ringbuf-size)",
 			d - b->dropped_seen);

@@ -14,7 +14,6 @@
 #include "fileio.h"
 #include "output.h"
 #include "serve_proto.h"
-#include "serve_socket.h"
 
 static const char tail_help[] =
 	"Usage: ksymtap tail --socket PATH [OPTIONS]\n"
@@ -137,8 +136,8 @@ int cmd_tail(int argc, char **argv)
 	};
 	struct kt_common c;
 	struct kt_hello h;
-	char line[KT_HELLO_MAX + 1];
-	int fd, n, err, status;
+	char why[600];
+	int fd, status;
 
 	kt_common_init(&c);
 	c.fmt = KT_FMT_JSON; /* the handshake's default */
@@ -152,16 +151,9 @@ int cmd_tail(int argc, char **argv)
 	h.fmt = c.fmt;
 	h.mode = t.snapshot_only ? KT_MODE_SNAPSHOT : KT_MODE_STREAM;
 	kt_install_signals();
-	fd = kt_connect_unix(t.path);
+	fd = kt_hello_connect(t.path, &h, why, sizeof(why));
 	if (fd < 0) {
-		kt_err("%s: %s (is 'ksymtap serve' running there?)", t.path, strerror(-fd));
-		return KT_EXIT_FAIL;
-	}
-	n = kt_hello_format(&h, line, sizeof(line));
-	err = kt_write_all(fd, line, n);
-	if (err) {
-		kt_err("%s: sending the handshake: %s", t.path, strerror(-err));
-		close(fd);
+		kt_err("%s", why);
 		return KT_EXIT_FAIL;
 	}
 	if (c.duration > 0)

@@ -6,13 +6,12 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
-#include "fileio.h"
 #include "kallsyms.h"
+#include "fileio.h"
 #include "log.h"
 #include "lookup.h"
 #include "resolve.h"
 #include "serve_proto.h"
-#include "serve_socket.h"
 
 int kt_lookup_opt(void *ctx, int opt, const char *arg)
 {
@@ -32,20 +31,11 @@ int kt_lookup_opt(void *ctx, int opt, const char *arg)
 /* A connection with its handshake sent; -errno after one error line. */
 static int connect_daemon(const char *path, const struct kt_hello *hello)
 {
-	char line[128];
-	int fd = kt_connect_unix(path), n, err;
+	char why[600];
+	int fd = kt_hello_connect(path, hello, why, sizeof(why));
 
-	if (fd < 0) {
-		kt_err("%s: %s (is 'ksymtap serve' running there?)", path, strerror(-fd));
-		return fd;
-	}
-	n = kt_hello_format(hello, line, sizeof(line));
-	err = kt_write_all(fd, line, n);
-	if (err) {
-		kt_err("%s: sending the handshake: %s", path, strerror(-err));
-		close(fd);
-		return err;
-	}
+	if (fd < 0)
+		kt_err("%s", why);
 	return fd;
 }
 

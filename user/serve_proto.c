@@ -2,8 +2,11 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+#include "fileio.h"
 #include "resolve.h"
 #include "serve_proto.h"
+#include "serve_socket.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -92,4 +95,24 @@ int kt_hello_format(const struct kt_hello *h, char *buf, size_t size)
 		return snprintf(buf, size, "format=%s mode=%s at=%llu\n", kt_format_name(h->fmt),
 				modes[h->mode], (unsigned long long)h->at);
 	return snprintf(buf, size, "format=%s mode=%s\n", kt_format_name(h->fmt), modes[h->mode]);
+}
+
+int kt_hello_connect(const char *path, const struct kt_hello *h, char *why, size_t why_size)
+{
+	char line[128];
+	int fd = kt_connect_unix(path), n, err;
+
+	if (fd < 0) {
+		snprintf(why, why_size, "%s: %s (is 'ksymtap serve' running there?)", path,
+			 strerror(-fd));
+		return fd;
+	}
+	n = kt_hello_format(h, line, sizeof(line));
+	err = kt_write_all(fd, line, n);
+	if (err) {
+		snprintf(why, why_size, "%s: sending the handshake: %s", path, strerror(-err));
+		close(fd);
+		return err;
+	}
+	return fd;
 }

@@ -37,4 +37,8 @@ const char *kt_hello_mode_name(enum kt_hello_mode m);
 /* The line a client sends for h (with its newline); returns its length. */
 int kt_hello_format(const struct kt_hello *h, char *buf, size_t size);
 
+/* A client's connection to the daemon at path with h's line sent: the fd, or
+ * -errno and why. */
+int kt_hello_connect(const char *path, const struct kt_hello *h, char *why, size_t why_size);
+
 #endif
