@@ -145,6 +145,8 @@ static const char *origin_name(unsigned int o)
 		return "snapshot";
 	case KT_ORIGIN_SERVE:
 		return "serve";
+	case KT_ORIGIN_RESYNC:
+		return "resync";
 	default:
 		return "unknown";
 	}

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "cli.h"
 #include "log.h"
+#include "resync.h"
 #include "snapshot.h"
 
 struct adopt_ctx {
@@ -95,6 +96,9 @@ int kt_live_start_ready(struct kt_common *c, struct kt_pipeline *p, struct kt_ba
 			kt_info("--no-snapshot starts without it");
 		if (err)
 			return err;
+		/* Without a start-up snapshot, the table is not the kernel's
+		 * and an enumeration would register everything in it. */
+		kt_resync_init(p, b);
 	}
 	err = kt_pipeline_flush(p);
 	if (err) {

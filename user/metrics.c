@@ -56,6 +56,14 @@ int kt_metrics_print(FILE *f, const struct kt_metrics *m)
 		fprintf(f, "ksymtap_lost_records_total{where=\"client\"} %llu\n",
 			m->serve->lost_records);
 
+	one(f, "ksymtap_resyncs_total", "counter",
+	    "Enumerations after a reported loss (README, Lost records).", p->resync.runs);
+	head(f, "ksymtap_resync_records_total", "counter",
+	     "Registers of what the table lacked and unregisters of what the kernel no longer had, found by resyncs.");
+	fprintf(f, "ksymtap_resync_records_total{kind=\"register\"} %llu\n", p->resync.registered);
+	fprintf(f, "ksymtap_resync_records_total{kind=\"unregister\"} %llu\n",
+		p->resync.unregistered);
+
 	head(f, "ksymtap_build_info", "gauge", "The ksymtap version running (git describe).");
 	fprintf(f, "ksymtap_build_info{version=\"%s\"} 1\n", KT_VERSION);
 	head(f, "ksymtap_backend_info", "gauge", "The backend in use.");

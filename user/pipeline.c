@@ -56,6 +56,9 @@ int kt_pipeline_emit(void *ctx, struct kt_record *r)
 		break;
 	case KT_RECORD_LOST:
 		p->lost += r->lost;
+		/* A serve client's own loss is its queue's, not the table's. */
+		if (r->origin != KT_ORIGIN_SERVE)
+			p->resync.wanted = true;
 		break;
 	}
 	kt_attrib_fill(p->attrib, r);
@@ -90,6 +93,10 @@ static int flush_sinks(struct kt_pipeline *p, bool periodic)
 
 int kt_pipeline_flush(struct kt_pipeline *p)
 {
+	int err;
+
+	if (p->resync.wanted && p->resync.run && (err = p->resync.run(p, true)))
+		return err;
 	return flush_sinks(p, false);
 }
 
@@ -129,7 +136,11 @@ int kt_pipeline_tick(void *ctx)
 {
 	struct kt_pipeline *p = ctx;
 
+	int err;
+
 	kt_attrib_tick(p->attrib);
+	if (p->resync.wanted && p->resync.run && (err = p->resync.run(p, false)))
+		return err;
 	return flush_sinks(p, true);
 }
 

@@ -31,6 +31,23 @@ int kt_sink_fail(struct kt_sink *s, int err, const char *fmt, ...)
 
 #define KT_MAX_SINKS 8
 
+struct kt_pipeline;
+
+/*
+ * Enumerating again after a reported loss (user/resync.c): a LOST record of
+ * a backend sets wanted; the next tick runs it (at most so often), the last
+ * flush in any case.  run is NULL where nothing live feeds the pipeline.
+ */
+struct kt_resync {
+	int (*run)(struct kt_pipeline *p, bool force);
+	void *backend;
+	bool wanted;
+	__u64 not_before; /* CLOCK_MONOTONIC ns */
+	__s64 clock_off; /* to perf's clock, for the records' times */
+	bool have_clock;
+	unsigned long long runs, failed, registered, unregistered;
+};
+
 struct kt_pipeline {
 	struct kt_symtab *tab;
 	struct kt_attrib_cache *attrib; /* fills kt_record.attrib before the sinks */
@@ -40,6 +57,7 @@ struct kt_pipeline {
 	/* Records passed on, by type and source (metrics). */
 	unsigned long long ksymbols[KT_SRC_MAX], bpf_events, lost, dups;
 	unsigned long long untracked; /* kt_symtab_untracked() last seen */
+	struct kt_resync resync;
 };
 
 int kt_pipeline_init(struct kt_pipeline *p);

@@ -18,6 +18,9 @@ enum kt_origin {
 	KT_ORIGIN_NATIVE,
 	KT_ORIGIN_SNAPSHOT,
 	KT_ORIGIN_SERVE, /* made by the daemon for one client (its queue's LOST) */
+	/* A difference the enumeration after a loss found (user/resync.c):
+	 * a register or an unregister the lost records held. */
+	KT_ORIGIN_RESYNC,
 };
 
 struct kt_attrib;

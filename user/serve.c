@@ -158,9 +158,9 @@ static int queue_snapshot(struct kt_server *s, struct client *c, const char *rea
 	return 0;
 }
 
-/* After an overflow, once the client has read everything: how many records
- * it missed (a LOST record of origin "serve"), then the table anew. */
-static int resync(struct kt_server *s, struct client *c, unsigned long long lost)
+/* How many records the client missed: a LOST record of origin "serve".
+ * After an overflow the queue is empty; at the end it may be full (last). */
+static int queue_lost(struct kt_server *s, struct client *c, unsigned long long lost, bool last)
 {
 	struct kt_record r;
 	ssize_t n;
@@ -173,10 +173,21 @@ static int resync(struct kt_server *s, struct client *c, unsigned long long lost
 	r.time = now_perf(s);
 	r.lost = lost;
 	n = kt_encode(c->hello.fmt, &r, s->enc[0], KT_ENCODE_MAX);
-	if (n < 0 || kt_squeue_push_reserved(&c->q, s->enc[0], n)) {
+	if (n < 0 || (last ? kt_squeue_push_last : kt_squeue_push_reserved)(&c->q, s->enc[0], n)) {
 		drop(s, c, KT_DISC_TOO_BIG, "no room for the lost record");
 		return -ENOBUFS;
 	}
+	return 0;
+}
+
+/* After an overflow, once the client has read everything: what it missed,
+ * then the table anew. */
+static int resync(struct kt_server *s, struct client *c, unsigned long long lost)
+{
+	int err = queue_lost(s, c, lost, false);
+
+	if (err)
+		return err;
 	kt_debug("client %u: caught up after missing %llu records; sending the table again", c->id,
 		 lost);
 	return queue_snapshot(s, c, "resync");
@@ -634,12 +645,18 @@ void kt_server_shutdown(struct kt_server *s, int timeout_ms)
 {
 	__u64 end = kt_monotonic_ns() + (__u64)timeout_ms * 1000000;
 	struct epoll_event evs[64];
+	unsigned long long lost;
 	int i, n, busy;
 
 	kt_server_stop_accepting(s);
-	for (i = 0; i < s->nc; i++)
+	for (i = 0; i < s->nc; i++) {
 		if (s->c[i]->state == C_HELLO)
 			drop(s, s->c[i], KT_DISC_SHUTDOWN, NULL);
+		/* A client still in overflow would never hear of what it
+		 * missed since: its count goes last, behind what is queued. */
+		else if (s->c[i]->state != C_DEAD && kt_squeue_end_overflow(&s->c[i]->q, &lost))
+			queue_lost(s, s->c[i], lost, true);
+	}
 	/* What is queued was promised: give slow readers a bounded moment. */
 	for (;;) {
 		for (i = busy = 0; i < s->nc; i++) {

@@ -23,9 +23,9 @@ void kt_squeue_fini(struct kt_squeue *q)
 	q->buf = NULL;
 }
 
-static int append(struct kt_squeue *q, const void *data, size_t len)
+static int append(struct kt_squeue *q, const void *data, size_t len, size_t limit)
 {
-	if (q->len + len > q->limit)
+	if (q->len + len > limit)
 		return -ENOBUFS;
 	if (q->head + q->len + len > q->cap) {
 		/* Slide down first; grow (up to the limit) only if that is not enough. */
@@ -37,8 +37,8 @@ static int append(struct kt_squeue *q, const void *data, size_t len)
 
 			while (cap < q->len + len)
 				cap *= 2;
-			if (cap > q->limit)
-				cap = q->limit;
+			if (cap > limit)
+				cap = limit;
 			nb = realloc(q->buf, cap);
 			if (!nb)
 				return -ENOBUFS; /* no memory is a full queue too */
@@ -53,7 +53,7 @@ static int append(struct kt_squeue *q, const void *data, size_t len)
 
 int kt_squeue_push(struct kt_squeue *q, const void *data, size_t len)
 {
-	if (!q->overflow && !append(q, data, len))
+	if (!q->overflow && !append(q, data, len, q->limit))
 		return 0;
 	if (!q->overflow) {
 		q->overflow = true;
@@ -66,7 +66,12 @@ int kt_squeue_push(struct kt_squeue *q, const void *data, size_t len)
 
 int kt_squeue_push_reserved(struct kt_squeue *q, const void *data, size_t len)
 {
-	return append(q, data, len);
+	return append(q, data, len, q->limit);
+}
+
+int kt_squeue_push_last(struct kt_squeue *q, const void *data, size_t len)
+{
+	return append(q, data, len, q->limit + len);
 }
 
 ssize_t kt_squeue_send(struct kt_squeue *q, int fd)
@@ -94,6 +99,13 @@ ssize_t kt_squeue_send(struct kt_squeue *q, int fd)
 bool kt_squeue_resync_due(struct kt_squeue *q, unsigned long long *lost)
 {
 	if (!q->overflow || q->len)
+		return false;
+	return kt_squeue_end_overflow(q, lost);
+}
+
+bool kt_squeue_end_overflow(struct kt_squeue *q, unsigned long long *lost)
+{
+	if (!q->overflow)
 		return false;
 	*lost = q->lost;
 	q->lost = 0;

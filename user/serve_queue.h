@@ -31,6 +31,8 @@ int kt_squeue_push(struct kt_squeue *q, const void *data, size_t len);
 /* Queue bytes that must not be lost (the resync itself): 0 or -ENOBUFS
  * without entering overflow. */
 int kt_squeue_push_reserved(struct kt_squeue *q, const void *data, size_t len);
+/* The same past the limit, by len: one last record behind a full queue. */
+int kt_squeue_push_last(struct kt_squeue *q, const void *data, size_t len);
 /* Send what the socket takes without blocking: bytes sent, or -errno (not
  * -EAGAIN: a full socket is 0). */
 ssize_t kt_squeue_send(struct kt_squeue *q, int fd);
@@ -41,5 +43,8 @@ static inline bool kt_squeue_empty(const struct kt_squeue *q)
 /* In overflow and drained: returns true once, with the count to report, and
  * leaves overflow (the caller queues the LOST record and the snapshot). */
 bool kt_squeue_resync_due(struct kt_squeue *q, unsigned long long *lost);
+/* In overflow, drained or not: the same, for a last LOST record behind what
+ * is queued (the daemon stops). */
+bool kt_squeue_end_overflow(struct kt_squeue *q, unsigned long long *lost);
 
 #endif

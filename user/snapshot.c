@@ -157,8 +157,10 @@ static int walk(struct kt_walker *wk, struct ctx *c, struct kt_dynsyms *ks,
 		if (err)
 			kt_debug("snapshot: %s: %s", kpath, strerror(-err));
 	}
-	err = kt_snapshot_walk(wk, kpath ? ks : NULL, imgs, nimgs, &wflags);
-	if (err) {
+	err = wk->none ? -ENOENT : kt_snapshot_walk(wk, kpath ? ks : NULL, imgs, nimgs, &wflags);
+	if (err && wk->none) {
+		wflags = KT_SNAP_NO_BPF_LIST | KT_SNAP_NO_FTRACE_LIST | KT_SNAP_NO_KPROBE_LIST;
+	} else if (err) {
 		kt_debug(
 			"snapshot: image walker did not run (%s): lengths of BPF images and ftrace trampolines are estimated from /proc/kallsyms",
 			strerror(-err));
@@ -233,6 +235,8 @@ static int programs(struct ctx *c, const struct kt_snap_image *imgs, size_t nimg
 			 err == -EPERM ? " (needs CAP_SYS_ADMIN)" : "");
 		return err;
 	}
+	st->prog_ids = true;
+	st->listed |= 1u << KT_SRC_BPF_PROG;
 	for (i = 0; i < nprogs && !err; i++) {
 		n = kt_snapshot_prog_records(&progs[i], c->ks, c->emit, c->ctx);
 		if (n < 0) {
@@ -252,9 +256,16 @@ static int programs(struct ctx *c, const struct kt_snap_image *imgs, size_t nimg
 static int images(struct ctx *c, const struct kt_snap_image *imgs, size_t nimgs,
 		  struct kt_snapshot_stats *st)
 {
+	bool all_kallsyms = c->ks && !c->ks_walked;
 	size_t i;
 	int err;
 
+	if (st->walked_bpf || all_kallsyms)
+		st->listed |= 1u << KT_SRC_BPF_IMAGE;
+	if (st->walked_ftrace || all_kallsyms)
+		st->listed |= 1u << KT_SRC_FTRACE;
+	if (c->ks)
+		st->listed |= 1u << KT_SRC_KPROBE;
 	err = emit_images(c, KT_SRC_BPF_IMAGE, KT_SNAP_BPF_IMAGE, st->walked_bpf, imgs, nimgs,
 			  &st->images);
 	if (!err)

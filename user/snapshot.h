@@ -64,6 +64,10 @@ struct kt_walker {
 	/* walk_images_legacy (< 5.16): the list heads come from kallsyms, and
 	 * it resumes from its cursor rather than following skip entries. */
 	bool legacy;
+	/* Run none (and load none): names and images from /proc/kallsyms
+	 * alone.  The resync's (user/resync.c): loading a walker is a program
+	 * load of its own, and after start-up none is loaded. */
+	bool none;
 	/* Not NULL: names and list heads from this kallsyms file instead of
 	 * /proc/kallsyms (tests: KSYMTAP_KALLSYMS, docs/snapshot.md). */
 	const char *kallsyms;
@@ -89,6 +93,11 @@ __u64 kt_snapshot_estimate_len(const struct kt_dynsyms *ks, unsigned int source,
 struct kt_snapshot_stats {
 	unsigned int progs, prog_ksyms, images, ftrace, kprobes;
 	bool walked_bpf, walked_ftrace; /* lengths from the walker, not estimates */
+	/* Sources listed whole, as 1 << source (of their KSYMBOLs), and
+	 * whether every program's PROG_LOAD was (by id): what the resync may
+	 * take an absence from as a death. */
+	unsigned int listed;
+	bool prog_ids;
 };
 
 /*

@@ -23,6 +23,7 @@ struct sym {
 	__u16 ksym_type;
 	__u8 source;
 	__u32 prog_id; /* 0 until its BPF_EVENT names the program */
+	bool seen; /* listed by the resync's enumeration (or born since it began) */
 	__u64 seq;
 	struct ident who;
 	char name[]; /* allocated with the entry: one malloc per symbol */
@@ -32,6 +33,7 @@ struct prog {
 	struct prog *next;
 	__u32 id;
 	__u8 tag[KT_TAG_SIZE];
+	bool seen;
 	struct ident who;
 	char name[]; /* as for struct sym */
 };
@@ -48,6 +50,13 @@ struct pending {
 	struct sym *syms[KT_MAX_SUBPROGS + 1];
 };
 
+struct tomb {
+	__u64 addr; /* 0: a program, by id and tag */
+	__u32 prog_id;
+	__u8 tag[KT_TAG_SIZE];
+	char name[KT_NAME_MAX];
+};
+
 struct kt_symtab {
 	struct sym **syms;
 	size_t nbuckets_s, nsyms;
@@ -58,6 +67,11 @@ struct kt_symtab {
 	struct pending pend[NPENDING];
 	unsigned int next_pend, last_pend;
 	unsigned long long untracked; /* allocations that failed */
+	/* What the last resync unregistered (kt_symtab_unmarked()): the
+	 * kernel's own unregister may still be in flight, and is then dropped
+	 * as a duplicate.  Cleared when the next resync begins. */
+	struct tomb *tombs;
+	size_t ntombs, captombs;
 };
 
 struct kt_symtab *kt_symtab_new(void)
@@ -98,6 +112,7 @@ void kt_symtab_free(struct kt_symtab *t)
 		}
 	free(t->syms);
 	free(t->progs);
+	free(t->tombs);
 	free(t);
 }
 
@@ -250,6 +265,51 @@ static void forget_pending(struct kt_symtab *t, struct sym *s)
 				j++;
 }
 
+/* The resync's unregister of r's symbol or program, if it made one: r is
+ * that unregister arriving late (drop it, once), or a register of the same
+ * symbol again (forget the tomb). */
+static bool tomb_take(struct kt_symtab *t, const struct kt_record *r)
+{
+	size_t i;
+
+	for (i = 0; i < t->ntombs; i++) {
+		const struct tomb *b = &t->tombs[i];
+
+		if (r->type == KT_RECORD_KSYMBOL ?
+			    b->addr == r->addr && !strcmp(b->name, r->name) :
+			    !b->addr && (r->prog_id ? b->prog_id == r->prog_id :
+						      !memcmp(b->tag, r->tag, KT_TAG_SIZE))) {
+			t->tombs[i] = t->tombs[--t->ntombs];
+			return true;
+		}
+	}
+	return false;
+}
+
+static void tomb_add(struct kt_symtab *t, const struct kt_record *r)
+{
+	struct tomb *b;
+
+	if (t->ntombs == t->captombs) {
+		size_t n = t->captombs ? 2 * t->captombs : 16;
+
+		b = realloc(t->tombs, n * sizeof(*b));
+		if (!b)
+			return; /* a late unregister is then passed on twice */
+		t->tombs = b;
+		t->captombs = n;
+	}
+	b = &t->tombs[t->ntombs++];
+	memset(b, 0, sizeof(*b));
+	if (r->type == KT_RECORD_KSYMBOL) {
+		b->addr = r->addr;
+		snprintf(b->name, sizeof(b->name), "%s", r->name);
+	} else {
+		b->prog_id = r->prog_id;
+		memcpy(b->tag, r->tag, KT_TAG_SIZE);
+	}
+}
+
 static int apply_ksymbol(struct kt_symtab *t, struct kt_record *r)
 {
 	struct sym **pp = find_sym(t, r->addr, r->name), *s;
@@ -258,7 +318,9 @@ static int apply_ksymbol(struct kt_symtab *t, struct kt_record *r)
 
 	if (r->flags & KT_KSYM_FLAG_UNREGISTER) {
 		if (!pp)
-			return KT_SYMTAB_NEW; /* born before we looked: still news */
+			/* Born before we looked: still news; unless the resync
+			 * already said it died. */
+			return t->ntombs && tomb_take(t, r) ? KT_SYMTAB_DUP : KT_SYMTAB_NEW;
 		s = *pp;
 		if (s->prog_id) {
 			pd = pending_for(t, r->tid, true);
@@ -279,6 +341,8 @@ static int apply_ksymbol(struct kt_symtab *t, struct kt_record *r)
 	}
 	if (pp)
 		return KT_SYMTAB_DUP;
+	if (t->ntombs)
+		tomb_take(t, r);
 	nlen = strnlen(r->name, KT_NAME_MAX - 1);
 	s = malloc(sizeof(*s) + nlen + 1);
 	if (!s) {
@@ -293,6 +357,7 @@ static int apply_ksymbol(struct kt_symtab *t, struct kt_record *r)
 	s->ksym_type = r->ksym_type;
 	s->source = r->source;
 	s->prog_id = r->source == KT_SRC_BPF_PROG ? r->prog_id : 0;
+	s->seen = true;
 	s->seq = ++t->seq;
 	ident_from(&s->who, r);
 	if (r->source == KT_SRC_BPF_PROG) {
@@ -348,6 +413,8 @@ static int apply_bpf_event(struct kt_symtab *t, struct kt_record *r)
 		if (pd)
 			pd->last_unreg_id = 0;
 		pp = r->prog_id ? find_prog(t, r->prog_id) : NULL;
+		if (!pp && t->ntombs && tomb_take(t, r))
+			return KT_SYMTAB_DUP;
 		if (pp) {
 			p = *pp;
 			restore_loader(r, &p->who);
@@ -374,6 +441,7 @@ static int apply_bpf_event(struct kt_symtab *t, struct kt_record *r)
 	p->name[nlen] = 0;
 	p->id = r->prog_id;
 	memcpy(p->tag, r->tag, KT_TAG_SIZE);
+	p->seen = true;
 	ident_from(&p->who, r);
 	if (t->nprogs >= t->nbuckets_p)
 		grow_progs(t);
@@ -445,7 +513,26 @@ static void prog_record(struct kt_record *r, const struct prog *p)
 	snprintf(r->name, sizeof(r->name), "%s", p->name);
 }
 
-int kt_symtab_walk(struct kt_symtab *t, int (*fn)(void *ctx, struct kt_record *r), void *ctx)
+/* Which entries a walk visits: all, or the resync's unmarked ones of the
+ * sources it listed. */
+struct filter {
+	bool unmarked;
+	unsigned int sources; /* 1 << source of the KSYMBOLs */
+	bool progs; /* and programs */
+};
+
+static bool sym_in(const struct filter *f, const struct sym *s)
+{
+	return !f->unmarked || (!s->seen && (f->sources & (1u << s->source)));
+}
+
+static bool prog_in(const struct filter *f, const struct prog *p)
+{
+	return !f->unmarked || (!p->seen && f->progs);
+}
+
+static int walk(struct kt_symtab *t, const struct filter *f,
+		int (*fn)(void *ctx, struct kt_record *r), void *ctx)
 {
 	struct sym **ss = NULL;
 	struct prog **ps = NULL;
@@ -461,10 +548,12 @@ int kt_symtab_walk(struct kt_symtab *t, int (*fn)(void *ctx, struct kt_record *r
 	}
 	for (i = 0; i < t->nbuckets_s; i++)
 		for (struct sym *s = t->syms[i]; s; s = s->next)
-			ss[ns++] = s;
+			if (sym_in(f, s))
+				ss[ns++] = s;
 	for (i = 0; i < t->nbuckets_p; i++)
 		for (struct prog *p = t->progs[i]; p; p = p->next)
-			ps[np++] = p;
+			if (prog_in(f, p))
+				ps[np++] = p;
 	qsort(ss, ns, sizeof(*ss), by_prog_then_seq);
 	qsort(ps, np, sizeof(*ps), by_id);
 
@@ -496,6 +585,102 @@ out:
 	free(ss);
 	free(ps);
 	return err;
+}
+
+int kt_symtab_walk(struct kt_symtab *t, int (*fn)(void *ctx, struct kt_record *r), void *ctx)
+{
+	struct filter all = { .unmarked = false };
+
+	return walk(t, &all, fn, ctx);
+}
+
+void kt_symtab_mark_begin(struct kt_symtab *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nbuckets_s; i++)
+		for (struct sym *s = t->syms[i]; s; s = s->next)
+			s->seen = false;
+	for (i = 0; i < t->nbuckets_p; i++)
+		for (struct prog *p = t->progs[i]; p; p = p->next)
+			p->seen = false;
+	t->ntombs = 0;
+}
+
+bool kt_symtab_mark(struct kt_symtab *t, const struct kt_record *r)
+{
+	struct sym **sp;
+	struct prog **pp;
+
+	if (r->type == KT_RECORD_KSYMBOL) {
+		sp = find_sym(t, r->addr, r->name);
+		if (!sp)
+			return false;
+		(*sp)->seen = true;
+		/* Its PROG_LOAD was lost: the enumeration knows its program. */
+		if (r->source == KT_SRC_BPF_PROG && !(*sp)->prog_id)
+			(*sp)->prog_id = r->prog_id;
+		return true;
+	}
+	if (r->type != KT_RECORD_BPF_EVENT || r->bpf_type != KT_BPF_EVENT_PROG_LOAD)
+		return false;
+	pp = find_prog(t, r->prog_id);
+	if (!pp)
+		return false;
+	(*pp)->seen = true;
+	return true;
+}
+
+struct collect {
+	struct kt_symtab *t;
+	struct kt_record *v;
+	size_t n, cap;
+};
+
+static int collect_one(void *ctx, struct kt_record *r)
+{
+	struct collect *c = ctx;
+	struct kt_record *v;
+
+	if (c->n == c->cap) {
+		size_t n = c->cap ? 2 * c->cap : 16;
+
+		v = realloc(c->v, n * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		c->v = v;
+		c->cap = n;
+	}
+	v = &c->v[c->n++];
+	*v = *r;
+	v->rflags = KT_RF_NO_TASK;
+	v->time = 0;
+	v->pid = v->tid = v->cpu = 0;
+	v->cgroup_id = 0;
+	memset(v->comm, 0, sizeof(v->comm));
+	if (v->type == KT_RECORD_KSYMBOL)
+		v->flags |= KT_KSYM_FLAG_UNREGISTER;
+	else
+		v->bpf_type = KT_BPF_EVENT_PROG_UNLOAD;
+	tomb_add(c->t, v);
+	return 0;
+}
+
+int kt_symtab_unmarked(struct kt_symtab *t, unsigned int sources, bool progs,
+		       struct kt_record **out, size_t *n)
+{
+	struct filter f = { .unmarked = true, .sources = sources, .progs = progs };
+	struct collect c = { .t = t };
+	int err = walk(t, &f, collect_one, &c);
+
+	if (err) {
+		free(c.v);
+		t->ntombs = 0;
+		return err;
+	}
+	*out = c.v;
+	*n = c.n;
+	return 0;
 }
 
 size_t kt_symtab_nsyms(const struct kt_symtab *t)

@@ -10,6 +10,7 @@
 #ifndef KT_SYMTAB_H
 #define KT_SYMTAB_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include "record.h"
 
@@ -30,6 +31,22 @@ int kt_symtab_apply(struct kt_symtab *t, struct kt_record *r);
  * then its BPF_EVENT PROG_LOAD (by id), then every other symbol by address.
  * Stops at and returns fn's first non-zero return. */
 int kt_symtab_walk(struct kt_symtab *t, int (*fn)(void *ctx, struct kt_record *r), void *ctx);
+
+/*
+ * The resync after a reported loss (user/resync.c): kt_symtab_mark_begin(),
+ * then kt_symtab_mark() for every record of a new enumeration (true: the
+ * table has it, now marked; those it lacks are passed on as registers and
+ * are marked as they are applied), then kt_symtab_unmarked(): the unregisters
+ * (KSYMBOL unregister, BPF_EVENT PROG_UNLOAD, in kt_symtab_walk()'s order, no
+ * task, time 0) of every entry left unmarked whose source bit (1 << source)
+ * is in sources, and of unmarked programs if progs; the caller frees *out
+ * and passes them on.  The kernel's own unregister of one of those, still in
+ * flight, is then dropped as a duplicate, until the next mark_begin.
+ */
+void kt_symtab_mark_begin(struct kt_symtab *t);
+bool kt_symtab_mark(struct kt_symtab *t, const struct kt_record *r);
+int kt_symtab_unmarked(struct kt_symtab *t, unsigned int sources, bool progs,
+		       struct kt_record **out, size_t *n);
 
 /* Live symbols (KSYMBOLs) and programs. */
 size_t kt_symtab_nsyms(const struct kt_symtab *t);

@@ -64,6 +64,22 @@ static void test_queue(void)
 		unit_end();
 	}
 
+	if (unit_start("squeue_last_lost_record_behind_a_full_queue")) {
+		kt_squeue_init(&q, 4096);
+		for (i = 0; i < 5; i++)
+			kt_squeue_push(&q, rec, sizeof(rec));
+		ASSERT_TRUE(kt_squeue_end_overflow(&q, &lost), "in overflow, not drained");
+		ASSERT_EQ(lost, 1, "the 5th");
+		ASSERT_TRUE(!q.overflow, "out of overflow");
+		ASSERT_TRUE(!kt_squeue_end_overflow(&q, &lost), "only once");
+		ASSERT_EQ(kt_squeue_push_reserved(&q, rec, 100), -ENOBUFS,
+			  "no room within the limit");
+		ASSERT_EQ(kt_squeue_push_last(&q, rec, 100), 0, "the last record goes past it");
+		ASSERT_EQ(q.len, 4100, "behind what was queued");
+		kt_squeue_fini(&q);
+		unit_end();
+	}
+
 	if (unit_start("squeue_send_full_socket_is_not_an_error")) {
 		kt_squeue_init(&q, 4096);
 		kt_squeue_push(&q, rec, sizeof(rec));

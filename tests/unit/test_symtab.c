@@ -162,5 +162,84 @@ int main(void)
 		kt_symtab_free(t);
 		unit_end();
 	}
+
+	/* The resync (user/resync.c): programs 7 and 8 and a trampoline were
+	 * in the table; the enumeration lists program 7 and a kprobe page the
+	 * table lacks, and could not list BPF images. */
+	if (unit_start("symtab_resync_unregisters_what_is_gone")) {
+		struct kt_record *v = NULL;
+		size_t n = 0;
+
+		t = loaded_prog7();
+		r = ks(0x9000, "bpf_trampoline_1", 0, 3);
+		kt_symtab_apply(t, &r);
+		r = ks(0x8000, "bpf_prog_bb_gone", 0, 4);
+		kt_symtab_apply(t, &r);
+		r = be(KT_BPF_EVENT_PROG_LOAD, 8, 0xbb, 4);
+		kt_symtab_apply(t, &r);
+		kt_symtab_mark_begin(t);
+		r = ks(0x1000, "bpf_prog_aa_main", 0, 0);
+		ASSERT_TRUE(kt_symtab_mark(t, &r), "program 7's image is known");
+		r = be(KT_BPF_EVENT_PROG_LOAD, 7, 0xaa, 0);
+		ASSERT_TRUE(kt_symtab_mark(t, &r), "program 7 is known");
+		r = ks(0xa000, "kprobe_insn_page", 0, 0);
+		r.ksym_type = KT_KSYM_TYPE_OOL;
+		r.source = KT_SRC_KPROBE;
+		ASSERT_TRUE(!kt_symtab_mark(t, &r), "a page the table lacks");
+		ASSERT_EQ(kt_symtab_apply(t, &r), KT_SYMTAB_NEW, "registered by the resync");
+		/* Programs listed by id, BPF images not (no /proc/kallsyms). */
+		ASSERT_EQ(kt_symtab_unmarked(t, 1u << KT_SRC_BPF_PROG | 1u << KT_SRC_KPROBE, true,
+					     &v, &n),
+			  0, "unmarked");
+		ASSERT_EQ(n, 2, "program 8's image and its PROG_UNLOAD, not the trampoline");
+		ASSERT_STREQ(v[0].name, "bpf_prog_bb_gone", "the image first");
+		ASSERT_TRUE(v[0].flags & KT_KSYM_FLAG_UNREGISTER, "an unregister");
+		ASSERT_TRUE(!(v[0].rflags & KT_RF_SNAPSHOT) && (v[0].rflags & KT_RF_NO_TASK),
+			    "no task, not a snapshot record");
+		ASSERT_EQ(v[1].type, KT_RECORD_BPF_EVENT, "then the program");
+		ASSERT_EQ(v[1].bpf_type, KT_BPF_EVENT_PROG_UNLOAD, "its unload");
+		ASSERT_EQ(v[1].prog_id, 8, "program 8");
+		ASSERT_EQ(kt_symtab_apply(t, &v[0]), KT_SYMTAB_NEW, "applied: gone");
+		ASSERT_EQ(kt_symtab_apply(t, &v[1]), KT_SYMTAB_NEW, "program gone");
+		ASSERT_EQ(kt_symtab_nsyms(t), 3, "prog 7, trampoline, kprobe page");
+		ASSERT_EQ(kt_symtab_nprogs(t), 1, "program 7");
+		/* The kernel's own unregisters, in flight during the resync. */
+		r = ks(0x8000, "bpf_prog_bb_gone", KT_KSYM_FLAG_UNREGISTER, 99);
+		ASSERT_EQ(kt_symtab_apply(t, &r), KT_SYMTAB_DUP, "late unregister dropped");
+		r = be(KT_BPF_EVENT_PROG_UNLOAD, 0, 0xbb, 99);
+		ASSERT_EQ(kt_symtab_apply(t, &r), KT_SYMTAB_DUP, "late unload (id 0) dropped");
+		r = ks(0x8000, "bpf_prog_bb_gone", KT_KSYM_FLAG_UNREGISTER, 99);
+		ASSERT_EQ(kt_symtab_apply(t, &r), KT_SYMTAB_NEW, "only once");
+		free(v);
+		kt_symtab_free(t);
+		unit_end();
+	}
+
+	if (unit_start("symtab_resync_tomb_forgotten_on_register")) {
+		struct kt_record *v = NULL;
+		size_t n = 0;
+
+		t = kt_symtab_new();
+		r = ks(0x9000, "bpf_trampoline_1", 0, 3);
+		kt_symtab_apply(t, &r);
+		kt_symtab_mark_begin(t);
+		ASSERT_EQ(kt_symtab_unmarked(t, 1u << KT_SRC_BPF_IMAGE, false, &v, &n), 0,
+			  "unmarked");
+		ASSERT_EQ(n, 1, "the trampoline");
+		kt_symtab_apply(t, &v[0]);
+		r = ks(0x9000, "bpf_trampoline_1", 0, 3);
+		ASSERT_EQ(kt_symtab_apply(t, &r), KT_SYMTAB_NEW, "born again at the same place");
+		r = ks(0x9000, "bpf_trampoline_1", KT_KSYM_FLAG_UNREGISTER, 3);
+		ASSERT_EQ(kt_symtab_apply(t, &r), KT_SYMTAB_NEW, "and its death is news");
+		r = ks(0x9000, "bpf_trampoline_1", 0, 3);
+		kt_symtab_apply(t, &r);
+		kt_symtab_mark_begin(t);
+		free(v);
+		ASSERT_EQ(kt_symtab_unmarked(t, 0, false, &v, &n), 0, "nothing listed");
+		ASSERT_EQ(n, 0, "no source listed whole: nothing taken for dead");
+		free(v);
+		kt_symtab_free(t);
+		unit_end();
+	}
 	return unit_exit();
 }
