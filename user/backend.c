@@ -105,3 +105,15 @@ int kt_backend_open(const char *which, const struct kt_backend_opts *o, kt_emit_
 		snprintf(why, why_size, "native backend: %s", nwhy);
 	return err;
 }
+
+void kt_backend_adopt(struct kt_backend *b, const struct kt_record *r)
+{
+	int err;
+
+	if (!b || !b->ops->adopt)
+		return;
+	err = b->ops->adopt(b, r);
+	if (err)
+		kt_warn("snapshot: %s at %llx: the backend will not see it go: %s", r->name,
+			(unsigned long long)r->addr, strerror(-err));
+}

@@ -97,4 +97,8 @@ int kt_backend_valid_name(const char *which);
 void kt_sources_describe(const struct kt_source_report *r, unsigned int native_mask, char *buf,
 			 size_t size);
 
+/* b->ops->adopt(b, r) if b has one; a failure is a warning (the backend will
+ * not see that symbol go), not an error. */
+void kt_backend_adopt(struct kt_backend *b, const struct kt_record *r);
+
 #endif

@@ -251,6 +251,9 @@ int cmd_record(int argc, char **argv)
 	}
 	if (!err)
 		err = kt_run(b, c.duration, kt_pipeline_tick, &p, child ? &child_done : NULL);
+	/* A resync still put off runs now (user/resync.c). */
+	if (!err)
+		err = kt_pipeline_flush(&p);
 	b->ops->close(b);
 	status = record_close(&o, err, status);
 	if (child) {

@@ -18,12 +18,8 @@ struct adopt_ctx {
 static int emit_and_adopt(void *ctx, struct kt_record *r)
 {
 	struct adopt_ctx *a = ctx;
-	int err;
 
-	err = a->b->ops->adopt(a->b, r);
-	if (err)
-		kt_warn("snapshot: %s at %llx: the backend will not see it go: %s", r->name,
-			(unsigned long long)r->addr, strerror(-err));
+	kt_backend_adopt(a->b, r);
 	return kt_pipeline_emit(a->p, r);
 }
 

@@ -32,6 +32,7 @@ int kt_sink_fail(struct kt_sink *s, int err, const char *fmt, ...)
 #define KT_MAX_SINKS 8
 
 struct kt_pipeline;
+struct kt_backend;
 
 /*
  * Enumerating again after a reported loss (user/resync.c): a LOST record of
@@ -40,11 +41,12 @@ struct kt_pipeline;
  */
 struct kt_resync {
 	int (*run)(struct kt_pipeline *p, bool force);
-	void *backend;
+	struct kt_backend *backend;
 	bool wanted;
 	__u64 not_before; /* CLOCK_MONOTONIC ns */
 	__s64 clock_off; /* to perf's clock, for the records' times */
 	bool have_clock;
+	bool warned; /* what it cannot list, said once */
 	unsigned long long runs, failed, registered, unregistered;
 };
 

@@ -45,6 +45,8 @@ static int missing(void *ctx, struct kt_record *r)
 	r->origin = KT_ORIGIN_RESYNC;
 	r->time = f->time;
 	f->n++;
+	/* Its birth was lost: the backend needs to know it to see it go. */
+	kt_backend_adopt(f->p->resync.backend, r);
 	return kt_pipeline_emit(f->p, r);
 }
 
@@ -69,6 +71,35 @@ static int gone(struct kt_pipeline *p, const struct kt_snapshot_stats *st, __u64
 	*count = n;
 	free(v);
 	return err;
+}
+
+/* Once: the sources the enumeration cannot list whole here (it runs
+ * unchanged for the life of the process). */
+static void partial(struct kt_resync *rs, const struct kt_snapshot_stats *st)
+{
+	static const char *const why[KT_SRC_MAX] = {
+		[KT_SRC_BPF_PROG] = "programs (no CAP_SYS_ADMIN to list them by id)",
+		[KT_SRC_BPF_IMAGE] = "BPF images",
+		[KT_SRC_FTRACE] = "ftrace trampolines",
+		[KT_SRC_KPROBE] = "kprobe pages",
+	};
+	char list[256] = "";
+	size_t n = 0;
+	int i;
+
+	if (rs->warned)
+		return;
+	rs->warned = true;
+	for (i = 1; i < KT_SRC_MAX; i++)
+		if (!(st->listed & (1u << i)) && n < sizeof(list))
+			n += snprintf(list + n, sizeof(list) - n, "%s%s", n ? ", " : "", why[i]);
+	if (n)
+		kt_warn("resync after lost records: %s%s cannot be listed here: those whose "
+			"unregister was lost stay in the table",
+			list,
+			st->listed & (1u << KT_SRC_BPF_IMAGE) ?
+				"" :
+				" (/proc/kallsyms unreadable or hidden)");
 }
 
 static int resync(struct kt_pipeline *p, bool force)
@@ -118,6 +149,7 @@ static int resync(struct kt_pipeline *p, bool force)
 	}
 	if (err)
 		return err; /* a sink's: it says why */
+	partial(rs, &st);
 	if (f.n || dead)
 		kt_info("resync after lost records: %llu registered, %llu unregistered (%llu ms)",
 			f.n, dead, (unsigned long long)(took / 1000000));

@@ -514,12 +514,18 @@ void kt_server_tick(struct kt_server *s)
 	s->wall_off = wall_offset(s);
 	kt_history_trim(&s->hist, s->o.history_max,
 			perf > s->o.history_age ? perf - s->o.history_age : 0);
-	for (i = 0; i < s->nc; i++)
-		if (s->c[i]->state == C_HELLO && now >= s->c[i]->deadline) {
+	for (i = 0; i < s->nc; i++) {
+		if (s->c[i]->state != C_HELLO || now < s->c[i]->deadline)
+			continue;
+		/* The handshake may have come while the daemon was busy (a
+		 * resync reads all of /proc/kallsyms): what is there counts. */
+		on_readable(s, s->c[i]);
+		if (s->c[i]->state == C_HELLO) {
 			s->c[i]->in[s->c[i]->inlen] = 0;
 			/* Said nothing (or half a line): the defaults, or why not. */
 			hello_line(s, s->c[i], s->c[i]->in, NULL, 0);
 		}
+	}
 	for (i = j = 0; i < s->nc; i++) {
 		if (s->c[i]->state == C_DEAD) {
 			kt_squeue_fini(&s->c[i]->q);

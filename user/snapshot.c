@@ -22,9 +22,12 @@ struct ctx {
 	kt_emit_fn emit;
 	void *ctx;
 	const struct kt_dynsyms *ks; /* NULL if unreadable */
+	bool quiet; /* warnings as -v lines (kt_walker.quiet) */
 	bool ks_walked; /* ks was made from the walker's lists */
 	__u64 page;
 };
+
+#define say(c, ...) ((c)->quiet ? kt_debug(__VA_ARGS__) : kt_warn(__VA_ARGS__))
 
 static int emit_image(struct ctx *c, unsigned int source, __u64 addr, __u64 len, const char *name)
 {
@@ -188,11 +191,12 @@ static int walk(struct kt_walker *wk, struct ctx *c, struct kt_dynsyms *ks,
 	err = kt_dynsyms_read(kpath, ks);
 	/* kt_dynsyms_read(): -EACCES also when every address reads 0. */
 	if (err)
-		kt_warn("snapshot: /proc/kallsyms: %s: program names are rebuilt; BPF images, "
-			"ftrace trampolines and kprobe pages are not listed",
-			err == -EACCES ?
-				"unreadable, or addresses hidden (kernel.kptr_restrict, no CAP_SYSLOG)" :
-				strerror(-err));
+		say(c,
+		    "snapshot: /proc/kallsyms: %s: program names are rebuilt; BPF images, "
+		    "ftrace trampolines and kprobe pages are not listed",
+		    err == -EACCES ?
+			    "unreadable, or addresses hidden (kernel.kptr_restrict, no CAP_SYSLOG)" :
+			    strerror(-err));
 	else
 		c->ks = ks;
 	return 0;
@@ -212,22 +216,23 @@ static int programs(struct ctx *c, const struct kt_snap_image *imgs, size_t nimg
 	 * and CAP_SYSLOG only), the walker's list of program images has the
 	 * same programs, but for those kallsyms does not list. */
 	if (err == -EPERM && st->walked_bpf) {
-		kt_warn("snapshot: no CAP_SYS_ADMIN to list programs by id: programs from the "
-			"kernel's symbol list instead (any loaded without CAP_BPF, which kallsyms "
-			"does not list, are left out)");
+		say(c, "snapshot: no CAP_SYS_ADMIN to list programs by id: programs from the "
+		       "kernel's symbol list instead (any loaded without CAP_BPF, which kallsyms "
+		       "does not list, are left out)");
 		err = kt_snapshot_progs_from_walk(imgs, nimgs, &progs, &nprogs);
 	} else if (err == -EPERM && c->ks) {
 		/* No walker either (arm64 before 6.4 runs no tracing program;
 		 * Debian's arm64 6.1 has no CONFIG_KALLSYMS_ALL for its heads). */
-		kt_warn("snapshot: no CAP_SYS_ADMIN to list programs by id and no walker: programs "
-			"that exist at start-up come from /proc/kallsyms, their images without ids "
-			"or PROG_LOAD records, lengths estimated");
+		say(c, "snapshot: no CAP_SYS_ADMIN to list programs by id and no walker: programs "
+		       "that exist at start-up come from /proc/kallsyms, their images without ids "
+		       "or PROG_LOAD records, lengths estimated");
 		/* emit_images()' kallsyms pass, for program images. */
 		return emit_images(c, KT_SRC_BPF_PROG, KT_SNAP_BPF_PROG, false, NULL, 0,
 				   &st->prog_ksyms);
 	} else if (err == -EPERM) {
-		kt_warn("snapshot: no CAP_SYS_ADMIN to list programs by id and no walker "
-			"(tracing programs refused?): programs that exist at start-up are not listed");
+		say(c,
+		    "snapshot: no CAP_SYS_ADMIN to list programs by id and no walker "
+		    "(tracing programs refused?): programs that exist at start-up are not listed");
 		return 0;
 	}
 	if (err) {
@@ -287,7 +292,9 @@ int kt_snapshot(struct kt_walker *wk, kt_emit_fn emit, void *ctx, struct kt_snap
 {
 	struct kt_snap_image *imgs = NULL;
 	struct kt_dynsyms ks;
-	struct ctx c = { .emit = emit, .ctx = ctx, .page = sysconf(_SC_PAGESIZE) };
+	struct ctx c = {
+		.emit = emit, .ctx = ctx, .page = sysconf(_SC_PAGESIZE), .quiet = wk->quiet
+	};
 	size_t nimgs = 0;
 	int err;
 

@@ -68,6 +68,9 @@ struct kt_walker {
 	 * alone.  The resync's (user/resync.c): loading a walker is a program
 	 * load of its own, and after start-up none is loaded. */
 	bool none;
+	/* What the enumeration cannot list goes to -v, not a warning (the
+	 * resync's, which says it once its own way). */
+	bool quiet;
 	/* Not NULL: names and list heads from this kallsyms file instead of
 	 * /proc/kallsyms (tests: KSYMTAP_KALLSYMS, docs/snapshot.md). */
 	const char *kallsyms;

@@ -329,6 +329,27 @@ static void test_daemon(void)
 		unit_end();
 	}
 
+	/* The daemon busy past the handshake's deadline (a resync reading
+	 * /proc/kallsyms) while the handshake waits in the socket: it counts. */
+	if (unit_start("serve_handshake_read_when_deadline_passed_busy")) {
+		struct epoll_event evs[16];
+
+		late = kt_connect_unix(path);
+		while (epoll_wait(epfd, evs, 16, 0) > 0 &&
+		       (kt_server_event(s, evs[0].data.ptr, evs[0].events), 1))
+			;
+		send(late, "format=text mode=snapshot\n", 26, 0);
+		usleep((KT_HELLO_WAIT_MS + 100) * 1000);
+		kt_server_tick(s);
+		pump(epfd, s, &p);
+		read_all(late, buf, sizeof(buf));
+		ASSERT_EQ(count(buf, "PERF_RECORD_BPF_EVENT type 1, flags 0, id 1\n"), 1,
+			  "text, as asked, not the defaults (JSON)");
+		ASSERT_EQ(recv(late, buf, 1, MSG_DONTWAIT), 0, "then EOF: snapshot mode");
+		close(late);
+		unit_end();
+	}
+
 	if (unit_start("serve_bad_handshake_gets_one_line_and_eof")) {
 		late = kt_connect_unix(path);
 		send(late, "format=xml\n", 11, 0);

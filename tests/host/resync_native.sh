@@ -1,0 +1,47 @@
+#!/bin/bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+# The resync after a loss (README, "Lost records") with the native backend on
+# this machine's kernel: native rings of one page per CPU and a reader that
+# stalls, so the kernel loses records (PERF_RECORD_LOST); a program this test
+# loaded is unloaded meanwhile.  Once the loss is reported ksymtap enumerates
+# again: the --kallsyms file equals /proc/kallsyms's dynamic lines, and the
+# held program's end comes as records of origin "resync".
+. "${KT_TOP:-.}/tests/host/lib.sh"
+serve_test_setup
+PROG=${KT_TOP:-.}/build/tests/vm/ktprog
+[ -x "$PROG" ] || skip "build/tests/vm/ktprog missing (make vm-build)"
+dyn() { grep -E $'\t\\[(bpf|__builtin__ftrace|__builtin__kprobes)\\]$' /proc/kallsyms | sort; }
+
+mkfifo "$T/pipe"
+(while [ ! -e "$T/go" ]; do sleep 0.1; done; cat) <"$T/pipe" >"$T/out.json" &
+PIDS+=($!)
+"$KT" -b native --native-pages 1 -f json --kallsyms "$T/kf" >"$T/pipe" 2>"$T/err" &
+KTP=$!
+PIDS+=($KTP)
+wait_for "$T/err" '^ksymtap: ready' 20 || { cat "$T/err"; fail "not ready"; }
+"$LOAD" -w "$T/go1" "$OBJ" >"$T/held.txt" &
+HELD=$!
+PIDS+=($HELD)
+wait_for "$T/held.txt" '^loaded kt_sock_main' 10 || fail "workload did not load"
+id=$(awk '/^loaded kt_sock_main/ {print $4}' "$T/held.txt")
+wait_for "$T/kf" 'kt_sock_main' 20 || fail "the held program never reached the kallsyms file"
+# Fills the pipe, then the rings: the held program's unload is lost.
+"$PROG" -r 300 >/dev/null || fail "workload"
+touch "$T/go1"
+wait $HELD
+touch "$T/go"
+wait_for "$T/err" 'resync after lost records' 30 || { cat "$T/err"; fail "no resync after the loss"; }
+i=0
+until dyn >"$T/kernel" && sort "$T/kf" >"$T/ours" && cmp -s "$T/kernel" "$T/ours"; do
+	i=$((i + 1))
+	[ $i -lt 50 ] || { diff "$T/kernel" "$T/ours"; fail "--kallsyms file differs from /proc/kallsyms (< kernel)"; }
+	sleep 0.2
+done
+kill -INT $KTP
+wait $KTP || { cat "$T/err"; fail "ksymtap exited $? after SIGINT"; }
+grep -E 'lost|resync' "$T/err"
+jq -e -s 'map(select(.kind == "lost")) | length > 0' "$T/out.json" >/dev/null ||
+	fail "no lost record: the test's premise failed"
+jq -e -s "map(select(.origin == \"resync\" and .kind == \"bpf_event\" and .type == 2 and .id == $id)) | length == 1" \
+	"$T/out.json" >/dev/null || fail "no PROG_UNLOAD of origin resync for the held program $id"
+echo "# $(wc -l <"$T/kernel") dynamic symbols agree; $(jq -s 'map(select(.origin == "resync")) | length' "$T/out.json") resync records"
