@@ -3,11 +3,13 @@
 # The resync after a loss (README, "Lost records") with the native backend on
 # this machine's kernel: native rings of one page per CPU and a reader that
 # stalls, so the kernel loses records (PERF_RECORD_LOST); a program this test
-# loaded is unloaded meanwhile.  Once the loss is reported ksymtap enumerates
+# loaded is unloaded meanwhile.  The rings are per CPU: the workload and the
+# held program run on CPU 0, so that the unload meets the full ring.  Once the loss is reported ksymtap enumerates
 # again: the --kallsyms file equals /proc/kallsyms's dynamic lines, and the
 # held program's end comes as records of origin "resync".
 . "${KT_TOP:-.}/tests/host/lib.sh"
 serve_test_setup
+command -v taskset >/dev/null || skip "taskset missing (util-linux)"
 PROG=${KT_TOP:-.}/build/tests/vm/ktprog
 [ -x "$PROG" ] || skip "build/tests/vm/ktprog missing (make vm-build)"
 dyn() { grep -E $'\t\\[(bpf|__builtin__ftrace|__builtin__kprobes)\\]$' /proc/kallsyms | sort; }
@@ -19,14 +21,14 @@ PIDS+=($!)
 KTP=$!
 PIDS+=($KTP)
 wait_for "$T/err" '^ksymtap: ready' 20 || { cat "$T/err"; fail "not ready"; }
-"$LOAD" -w "$T/go1" "$OBJ" >"$T/held.txt" &
+taskset -c 0 "$LOAD" -w "$T/go1" "$OBJ" >"$T/held.txt" &
 HELD=$!
 PIDS+=($HELD)
 wait_for "$T/held.txt" '^loaded kt_sock_main' 10 || fail "workload did not load"
 id=$(awk '/^loaded kt_sock_main/ {print $4}' "$T/held.txt")
 wait_for "$T/kf" 'kt_sock_main' 20 || fail "the held program never reached the kallsyms file"
 # Fills the pipe, then the rings: the held program's unload is lost.
-"$PROG" -r 300 >/dev/null || fail "workload"
+taskset -c 0 "$PROG" -r 300 >/dev/null || fail "workload"
 touch "$T/go1"
 wait $HELD
 touch "$T/go"

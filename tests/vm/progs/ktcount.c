@@ -5,9 +5,10 @@
  * live (a sample_id trailer with a time) and from a table (an all-zero
  * trailer, as perf's synthesized records), LOST records and the sum of what
  * they say was lost, split by whose loss it was: serve's own (this client's
- * queue overflowed) is followed by the table again (docs/serve.md), the
- * daemon's (ring buffer, skipped hooks) by live records.  At EOF (or
- * SIGTERM) prints one line:
+ * queue overflowed) is followed by the table again (docs/serve.md), or is
+ * the last record of all (the daemon stopped while this client was in
+ * overflow), the daemon's (ring buffer, skipped hooks) by live records (its
+ * own, or its resync's).  At EOF (or SIGTERM) prints one line:
  *   live N snapshot N lost_records N lost_serve N lost_other N bad N
  * bad: a malformed or truncated stream (exit 1).
  */
@@ -65,7 +66,11 @@ int main(void)
 			pending = 0;
 		}
 	}
-	lost_other += pending;
+	/* Last of all: serve's, for a client in overflow at the stop. */
+	if (!stop)
+		lost_serve += pending;
+	else
+		lost_other += pending;
 	printf("live %llu snapshot %llu lost_records %llu lost_serve %llu lost_other %llu bad %d\n",
 	       live, snap, lost_recs, lost_serve, lost_other, bad);
 	return bad;
