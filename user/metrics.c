@@ -58,6 +58,9 @@ int kt_metrics_print(FILE *f, const struct kt_metrics *m)
 
 	one(f, "ksymtap_resyncs_total", "counter",
 	    "Enumerations after a reported loss (README, Lost records).", p->resync.runs);
+	one(f, "ksymtap_resync_pending", "gauge",
+	    "1 while a loss was reported and its resync has not run yet (at most a tenth of the time goes to resyncs).",
+	    p->resync.wanted);
 	head(f, "ksymtap_resync_records_total", "counter",
 	     "Registers of what the table lacked and unregisters of what the kernel no longer had, found by resyncs.");
 	fprintf(f, "ksymtap_resync_records_total{kind=\"register\"} %llu\n", p->resync.registered);
