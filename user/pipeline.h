@@ -47,7 +47,7 @@ struct kt_resync {
 	__s64 clock_off; /* to perf's clock, for the records' times */
 	bool have_clock;
 	bool warned; /* what it cannot list, said once */
-	unsigned long long runs, failed, registered, unregistered;
+	unsigned long long runs, registered, unregistered;
 };
 
 struct kt_pipeline {

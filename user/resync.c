@@ -141,7 +141,6 @@ static int resync(struct kt_pipeline *p, bool force)
 	rs->not_before = kt_monotonic_ns() +
 			 (took * COST_SHARE > MIN_GAP_NS ? took * COST_SHARE : MIN_GAP_NS);
 	if (err && why[0]) {
-		rs->failed++;
 		kt_warn("resync after lost records: %s: symbols whose records were lost stay "
 			"as they were",
 			why);
