@@ -141,13 +141,10 @@ touch stop.slow
 sleep 10 # slow readers catch up: their lost records and tables come now
 # The last loss's resync: resyncs take at most a tenth of the time, so under
 # TCG one can wait 10-20 s after the one before (README, "Lost records").
-i=0
-while [ "$(prom m.prom ksymtap_resync_pending)" != 0 ] && [ $i -lt 120 ]; do
-	sleep 1
-	i=$((i + 1))
-done
-[ "$(prom m.prom ksymtap_resync_pending)" = 0 ] || problem "a resync still pending 120 s after the churn"
-fig resync_wait_s $i
+t=$(date +%s)
+wait_for m.prom '^ksymtap_resync_pending 0$' 120 ||
+	problem "a resync still pending 120 s after the churn"
+fig resync_wait_s $(($(date +%s) - t))
 sleep 3 # a metrics write after it
 kill -INT $PERF_PID
 wait $PERF_PID
