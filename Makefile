@@ -67,11 +67,12 @@ BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.bpf.o,$(BPF_SRCS))
 # so libbpf parses the kernel's BTF once (BENCHMARKS.md, start-up).
 SKELS := $(OUTPUT)/ksymtap.skel.h
 
-# user/main.c is the CLI; everything else in user/ is library code that the unit
-# tests link against too.
-USER_SRCS := $(wildcard user/*.c)
+# user/ holds one folder per layer (user/LAYERS).  user/cmd/main.c is the
+# CLI; everything else is library code that the unit tests link against too.
+USER_SRCS := $(wildcard user/*/*.c)
+USER_HDRS := $(wildcard user/*/*.h)
 USER_OBJS := $(patsubst user/%.c,$(OUTPUT)/user/%.o,$(USER_SRCS))
-LIB_OBJS := $(filter-out $(OUTPUT)/user/main.o,$(USER_OBJS))
+LIB_OBJS := $(filter-out $(OUTPUT)/user/cmd/main.o,$(USER_OBJS))
 
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/unit/%,$(UNIT_SRCS))
@@ -106,7 +107,7 @@ endif
 .PHONY: all
 all: $(OUTPUT)/ksymtap
 
-$(OUTPUT) $(OUTPUT)/user $(OUTPUT)/tests/unit $(OUTPUT)/tests/vm $(OUTPUT)/tests/host $(OUTPUT)/tests/bench:
+$(OUTPUT) $(OUTPUT)/tests/unit $(OUTPUT)/tests/vm $(OUTPUT)/tests/host $(OUTPUT)/tests/bench:
 	$(Q)mkdir -p $@
 
 # BPF side: CO-RE object, stripped of DWARF (BTF stays), then the skeleton.
@@ -131,11 +132,12 @@ VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo unkn
 $(OUTPUT)/version.h: FORCE | $(OUTPUT)
 	$(Q)echo '#define KT_VERSION "$(VERSION)"' >$@.tmp
 	$(Q)cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
-$(OUTPUT)/user/main.o $(OUTPUT)/user/metrics.o: $(OUTPUT)/version.h
+$(OUTPUT)/user/cmd/main.o $(OUTPUT)/user/serve/metrics.o: $(OUTPUT)/version.h
 .PHONY: FORCE
 
-$(OUTPUT)/user/%.o: user/%.c $(wildcard include/*.h) $(wildcard user/*.h) $(SKELS) | $(OUTPUT)/user
+$(OUTPUT)/user/%.o: user/%.c $(wildcard include/*.h) $(USER_HDRS) $(SKELS) | $(OUTPUT)
 	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
 $(OUTPUT)/ksymtap: $(USER_OBJS)
@@ -282,7 +284,7 @@ vmlinux:
 
 .PHONY: format
 format:
-	clang-format -i bpf/*.c include/*.h user/*.c user/*.h tests/unit/*.c tests/unit/*.h \
+	clang-format -i bpf/*.c include/*.h $(USER_SRCS) $(USER_HDRS) tests/unit/*.c tests/unit/*.h \
 		tests/vm/progs/*.c tests/host/*.c tests/bench/progs/*.c
 
 .PHONY: clean

@@ -3,7 +3,7 @@
  * Kernel differences the BPF side handles, one per entry, each naming the
  * kernel that changed and why the code below holds on both sides of it (bcc
  * libbpf-tools' core_fixes.bpf.h is the model).  The loader handles the ones
- * that need a different program (user/hooks.c: the _legacy variants).
+ * that need a different program (user/backend/hooks.c: the _legacy variants).
  */
 #ifndef KT_CORE_FIXES_BPF_H
 #define KT_CORE_FIXES_BPF_H

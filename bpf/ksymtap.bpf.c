@@ -508,7 +508,7 @@ static __always_inline void prog_unload(struct prog_info *pi, u8 hook, const boo
 
 	/* bpf_prog_free_id() already zeroed aux->id.  A listed program has no
 	 * owners entry (prog_add): the loader's table fills in its id and its
-	 * loader (user/symtab.c), as it does for one loaded before we attached. */
+	 * loader (user/record/symtab.c), as it does for one loaded before we attached. */
 	o = NULL;
 	pi->id = 0;
 	if (!ksym_listed_probed(&aux->ksym)) {
@@ -675,7 +675,7 @@ static __always_inline void ksym_del(struct bpf_ksym *ksym, const bool legacy)
 		/* prog_del has it (and is the cheaper path): every program
 		 * unload goes through bpf_prog_kallsyms_del_all(), which calls
 		 * this.  prog_del attaches only from a skeleton loaded with
-		 * prog_del_live (user/bpf_loader.c). */
+		 * prog_del_live (user/backend/bpf_loader.c). */
 		if (prog_del_live)
 			return;
 		aux = (void *)((u64)ksym - bpf_core_field_offset(struct bpf_prog_aux, ksym));

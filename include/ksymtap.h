@@ -39,7 +39,7 @@ enum kt_source {
 };
 
 /* Which BPF program produced an event (the hook); indexes ksymtap_bpf's hook
- * table in user/hooks.c. */
+ * table in user/backend/hooks.c. */
 enum kt_hook {
 	KT_HOOK_PROG_ADD = 0,
 	KT_HOOK_PROG_DEL,

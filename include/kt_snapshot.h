@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * Layout shared by bpf/snapshot.bpf.c and user/snapshot_walk.c: the BPF ksyms
+ * Layout shared by bpf/snapshot.bpf.c and user/snapshot/snapshot_walk.c: the BPF ksyms
  * (programs, trampolines, dispatchers, struct_ops), ftrace trampolines and
  * kprobe pages the one-shot walker finds in the kernel's own lists.  Same conventions as
  * ksymtap.h: no includes, fixed-width types only.

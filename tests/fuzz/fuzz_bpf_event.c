@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* One event from the BPF hooks' ring buffer (struct kt_event), its
  * BPF_EVENT twin, and their encodings. */
-#include "bpf_event.h"
-#include "encode.h"
+#include "record/bpf_event.h"
+#include "encode/encode.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* A cgroup path (from /proc/PID/cgroup or the cgroup tree) to container and
  * pod, and its join onto a namespace root. */
-#include "cgpath.h"
+#include "record/cgpath.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -2,7 +2,7 @@
 /* /sys/devices/system/cpu/online ("0-3,8"), as the native backend reads it
  * at start and on every CPU hotplug uevent. */
 #include "fuzz.h"
-#include "native.h"
+#include "backend/native.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* The serve handshake line a client sends (docs/serve.md). */
 #include "fuzz.h"
-#include "serve_proto.h"
+#include "serve/serve_proto.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

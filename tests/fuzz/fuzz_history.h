@@ -7,7 +7,7 @@
 
 #include <linux/perf_event.h>
 #include <stdio.h>
-#include "history.h"
+#include "history/history.h"
 
 static inline void fuzz_history(struct kt_history *h)
 {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* A /proc/kallsyms line, as the snapshot and the hooks' set-up read them. */
 #include "fuzz.h"
-#include "kallsyms.h"
+#include "record/kallsyms.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

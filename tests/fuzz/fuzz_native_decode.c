@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* One record from the kernel's perf ring (the native backend's decoder),
  * then its encodings, as a client would receive them. */
-#include "encode.h"
+#include "encode/encode.h"
 #include "fuzz.h"
-#include "native.h"
+#include "backend/native.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

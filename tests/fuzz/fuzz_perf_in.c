@@ -5,8 +5,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "fuzz.h"
-#include "inject.h"
-#include "perf_in.h"
+#include "history/inject.h"
+#include "history/perf_in.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

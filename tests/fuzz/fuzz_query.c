@@ -4,7 +4,7 @@
  * of its second byte's size into a bounded buffer, against a small history. */
 #include "fuzz.h"
 #include "fuzz_history.h"
-#include "query.h"
+#include "serve/query.h"
 
 #define IN_MAX 512
 

@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include "fuzz.h"
 #include "fuzz_history.h"
-#include "resolve.h"
-#include "symbolize.h"
+#include "history/resolve.h"
+#include "history/symbolize.h"
 
 static struct kt_history h;
 static FILE *null_out;

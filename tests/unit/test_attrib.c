@@ -7,9 +7,9 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include "attrib.h"
-#include "encode.h"
-#include "record.h"
+#include "record/attrib.h"
+#include "encode/encode.h"
+#include "record/record.h"
 #include "unit.h"
 
 #define ID_A "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"

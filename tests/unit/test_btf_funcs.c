@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include <bpf/btf.h>
-#include "btf_funcs.h"
-#include "hooks.h"
+#include "backend/btf_funcs.h"
+#include "backend/hooks.h"
 #include "unit.h"
 
 static const char *write_tmp(char *path, const void *data, size_t size)

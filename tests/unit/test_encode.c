@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/perf_event.h>
-#include "encode.h"
-#include "native.h"
+#include "encode/encode.h"
+#include "backend/native.h"
 #include "unit.h"
 
 static struct kt_record ksym(const char *name)

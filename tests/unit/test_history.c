@@ -5,9 +5,9 @@
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <string.h>
-#include "history.h"
-#include "query.h"
-#include "resolve.h"
+#include "history/history.h"
+#include "serve/query.h"
+#include "history/resolve.h"
 #include "unit.h"
 
 #define ksym unit_ksym

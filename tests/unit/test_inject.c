@@ -4,7 +4,7 @@
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <string.h>
-#include "inject.h"
+#include "history/inject.h"
 #include "unit.h"
 
 /* One of IN's KSYMBOL records as perf.data holds it (no trailer needed). */

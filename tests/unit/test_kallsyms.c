@@ -2,7 +2,7 @@
 /* Core-kernel function ranges from a kallsyms file. */
 #include <stdlib.h>
 #include <unistd.h>
-#include "kallsyms.h"
+#include "record/kallsyms.h"
 #include "unit.h"
 
 static void test_ranges(void)

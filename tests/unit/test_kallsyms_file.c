@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "kallsyms_file.h"
+#include "sink/kallsyms_file.h"
 #include "unit.h"
 
 static void apply(struct kt_symtab *t, __u64 addr, const char *name, unsigned char source,

@@ -8,8 +8,8 @@
  */
 #include <errno.h>
 #include <linux/perf_event.h>
-#include "encode.h"
-#include "native.h"
+#include "encode/encode.h"
+#include "backend/native.h"
 #include "unit.h"
 
 static struct kt_record sample(__u32 type)

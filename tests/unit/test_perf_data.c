@@ -14,8 +14,8 @@
 #include <linux/perf_event.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include "native.h"
-#include "perf_data.h"
+#include "backend/native.h"
+#include "sink/perf_data.h"
 #include "unit.h"
 
 #define MAGIC 0x32454c4946524550ULL

@@ -8,11 +8,11 @@
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include "pipeline.h"
-#include "serve.h"
-#include "serve_proto.h"
-#include "serve_queue.h"
-#include "serve_socket.h"
+#include "sink/pipeline.h"
+#include "serve/serve.h"
+#include "serve/serve_proto.h"
+#include "serve/serve_queue.h"
+#include "serve/serve_socket.h"
 #include "unit.h"
 
 static void test_queue(void)

@@ -7,8 +7,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include "pipeline.h"
-#include "snapshot.h"
+#include "sink/pipeline.h"
+#include "snapshot/snapshot.h"
 #include "unit.h"
 
 #define MAXR 32

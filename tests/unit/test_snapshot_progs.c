@@ -2,7 +2,7 @@
 /* Programs from the walker's bpf_kallsyms entries (no CAP_SYS_ADMIN). */
 #include <stdlib.h>
 #include <string.h>
-#include "snapshot.h"
+#include "snapshot/snapshot.h"
 #include "kt_snapshot.h"
 #include "unit.h"
 

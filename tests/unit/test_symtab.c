@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* The live symbol table: dedupe, completion of unloads, replay order. */
 #include <stdlib.h>
-#include "symtab.h"
+#include "record/symtab.h"
 #include "unit.h"
 
 static struct kt_record ks(__u64 addr, const char *name, __u16 flags, __u32 tid)
@@ -163,7 +163,7 @@ int main(void)
 		unit_end();
 	}
 
-	/* The resync (user/resync.c): programs 7 and 8 and a trampoline were
+	/* The resync (user/run/resync.c): programs 7 and 8 and a trampoline were
 	 * in the table; the enumeration lists program 7 and a kprobe page the
 	 * table lacks, and could not list BPF images. */
 	if (unit_start("symtab_resync_unregisters_what_is_gone")) {

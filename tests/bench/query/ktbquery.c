@@ -33,10 +33,10 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
-#include "history.h"
-#include "pipeline.h"
-#include "query.h"
-#include "serve.h"
+#include "history/history.h"
+#include "sink/pipeline.h"
+#include "serve/query.h"
+#include "serve/serve.h"
 
 static unsigned long long rng = 88172645463325252ULL;
 

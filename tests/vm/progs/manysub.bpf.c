@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A socket filter with ten subprograms: eleven JITed images, more than the
- * snapshot asks bpf_prog_info for in its first call (user/snapshot_prog.c).
+ * snapshot asks bpf_prog_info for in its first call (user/snapshot/snapshot_prog.c).
  * All called from the main program: the verifier allows 8 frames deep. */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>

@@ -1,7 +1,7 @@
 # Issue 15: lost records no longer leave ksymtap's picture wrong.  A program
 # seen loaded is unloaded while the ring buffer is full (its unregisters are
 # lost), among a burst of others.  Once the loss is reported ksymtap
-# enumerates again (user/resync.c): the --kallsyms file and the stream
+# enumerates again (user/run/resync.c): the --kallsyms file and the stream
 # replayed (registers minus unregisters) equal /proc/kallsyms and bpftool prog
 # show again, and the held program's end comes as records of origin "resync".
 # Where the BPF backend cannot attach (arm64 before 6.4) the same with the

@@ -32,7 +32,7 @@ kallsyms_dyn | sed 's/^/S /' >>kernel.txt
 sort -o kernel.txt kernel.txt
 # A loss ksymtap reported (hook runs the kernel skipped: preempted on that
 # CPU, docs/reliability.md "Soak") is followed by a resync within seconds,
-# which mends the difference (user/resync.c): wait for it.
+# which mends the difference (user/run/resync.c): wait for it.
 i=0
 while kt_replay out.json >ours.txt; ! diff kernel.txt ours.txt >diff.txt; do
 	i=$((i + 1))

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * A backend produces kt_records: "bpf" from ksymtap's own fentry/fexit
+ * programs, "native" from the kernel's perf_event side-band records.  Both
+ * feed the same emit callback, so every output works with either.
+ */
+#ifndef KT_BACKEND_H
+#define KT_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "record/record.h"
+
+struct kt_backend_opts {
+	size_t ringbuf_size; /* bpf: bytes, power of two */
+	unsigned long disabled; /* bpf: bitmask of enum kt_hook */
+	size_t native_pages; /* native: data pages per CPU ring, power of two */
+	unsigned int wakeup_ms; /* bpf: poll period when wakeups are batched; 0: per record */
+	bool walker; /* bpf: load the snapshot's walker with the hooks */
+	/* Test and bench switches, from the environment (kt_common_init()):
+	 * KSYMTAP_DEBUG_EMPTY, the program hooks return at once;
+	 * KSYMTAP_DEBUG_KTIME, raw bpf_ktime_get_ns() timestamps. */
+	bool debug_empty, debug_ktime;
+};
+
+struct kt_walker;
+
+struct kt_backend_ops;
+
+/* What a backend makes of each source (enum kt_source, 1..KT_SRC_MAX-1). */
+enum kt_source_state {
+	KT_SS_LIVE = 0, /* delivered */
+	KT_SS_ABSENT, /* this kernel has no such code at all: nothing to miss */
+	KT_SS_OFF, /* the kernel has it, this backend cannot watch it: why[] */
+};
+
+struct kt_source_report {
+	unsigned char state[KT_SRC_MAX];
+	char why[KT_SRC_MAX][128];
+};
+
+/* Each backend embeds this first in its own state. */
+struct kt_backend {
+	const struct kt_backend_ops *ops;
+	/* Longest a reader may sleep before calling poll() again: records
+	 * may be waiting without a wakeup (batched wakeups). */
+	unsigned int poll_ms;
+};
+
+struct kt_backend_ops {
+	const char *name;
+	/* On failure, why[] says in one line what went wrong; nothing is printed. */
+	int (*open)(struct kt_backend **b, const struct kt_backend_opts *o, kt_emit_fn emit,
+		    void *ctx, char *why, size_t why_size);
+	/* An fd that becomes readable when records are waiting. */
+	int (*fd)(struct kt_backend *b);
+	/* Consume what is waiting (timeout_ms as for poll(2)); returns records
+	 * emitted, or the emit callback's error. */
+	int (*poll)(struct kt_backend *b, int timeout_ms);
+	/* Space-separated live sources, for the ready line. */
+	void (*describe)(struct kt_backend *b, char *buf, size_t size);
+	/* Each source's state; NULL: every source live. */
+	void (*sources)(struct kt_backend *b, struct kt_source_report *r);
+	/* Attached hooks, one bit per enum kt_hook (metrics); NULL: no hooks. */
+	unsigned long (*hooks)(struct kt_backend *b);
+	/* A symbol the start-up snapshot found (KT_RF_SNAPSHOT), so that the
+	 * backend can recognize its death; NULL if it needs nothing. */
+	int (*adopt)(struct kt_backend *b, const struct kt_record *r);
+	/* Hand the snapshot's walker over (user/snapshot/snapshot.h), if it has one:
+	 * the caller closes it.  NULL, or -ENOENT: none. */
+	int (*walker)(struct kt_backend *b, struct kt_walker *out);
+	/* Records the backend itself lost so far, in the BPF ring buffer
+	 * (native false) or the kernel's native perf rings (native true). */
+	unsigned long long (*dropped)(struct kt_backend *b, bool native);
+	/* Hook runs the kernel skipped (recursion protection), records lost;
+	 * NULL: none can be. */
+	unsigned long long (*missed)(struct kt_backend *b);
+	void (*close)(struct kt_backend *b);
+};
+
+extern const struct kt_backend_ops kt_bpf_backend;
+extern const struct kt_backend_ops kt_native_backend;
+
+/*
+ * Open "bpf", "native" or "auto".  auto: the BPF hooks, each source they
+ * cannot watch from the kernel's native records (one warning line says which
+ * and why), or all of it from native records if no hook works (one line says
+ * why).  bpf: the hooks alone, a source they cannot watch named on stderr as
+ * missing.  The result is one backend whatever its parts (user/backend/hybrid.c).
+ * -errno and why on failure.
+ */
+int kt_backend_open(const char *which, const struct kt_backend_opts *o, kt_emit_fn emit, void *ctx,
+		    struct kt_backend **out, char *why, size_t why_size);
+int kt_backend_valid_name(const char *which);
+/* The ready line's sources: each by name, "(native)" if in native_mask,
+ * "(absent)" or "(missing)" by its state. */
+void kt_sources_describe(const struct kt_source_report *r, unsigned int native_mask, char *buf,
+			 size_t size);
+
+/* b->ops->adopt(b, r) if b has one; a failure is a warning (the backend will
+ * not see that symbol go), not an error. */
+void kt_backend_adopt(struct kt_backend *b, const struct kt_record *r);
+
+#endif

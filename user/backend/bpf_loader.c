@@ -1,0 +1,596 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Decide hooks -> load -> attach, the libbpf-bootstrap lifecycle, run in a
+ * child process (bpf_loader.h says why).  A hook whose target this kernel
+ * lacks, or that the kernel refuses, is turned off alone (bcc libbpf-tools
+ * style); loading fails only when nothing attaches.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/resource.h>
+#include <sys/utsname.h>
+#include <sys/socket.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "backend/bpf_loader.h"
+#include "backend/btf_funcs.h"
+#include "backend/hooks.h"
+#include "record/kallsyms.h"
+#include "util/log.h"
+#include "util/spawn.h"
+#include "ksymtap.skel.h"
+
+#define VMLINUX_BTF "/sys/kernel/btf/vmlinux"
+
+/* What the loading side works with; only fds leave it. */
+struct loader {
+	struct ksymtap_bpf *skel;
+	struct bpf_link *links[KT_HOOK_MAX];
+	bool want[KT_HOOK_MAX];
+	char why[KT_HOOK_MAX][96];
+	bool want_walker; /* the snapshot's, loaded along (one BTF parse) */
+	bool legacy; /* no bpf_loop() (< 5.17): the _legacy program twins */
+	bool absent[KT_HOOK_MAX]; /* the kernel has no such function */
+	bool walker_legacy; /* no bpf_kallsyms_lookup_name() (< 5.16) */
+	bool prog_del_live; /* the skeleton was loaded counting on prog_del */
+	struct kt_range ftrace_caller, kprobe_caller;
+};
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	/* -v: libbpf's warnings and info; -vv: its debug output too. */
+	if (kt_verbose < 1 || (level == LIBBPF_DEBUG && kt_verbose < 2))
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+static void hook_off(struct loader *b, int h, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void hook_off(struct loader *b, int h, const char *fmt, ...)
+{
+	va_list ap;
+
+	b->want[h] = false;
+	va_start(ap, fmt);
+	vsnprintf(b->why[h], sizeof(b->why[h]), fmt, ap);
+	va_end(ap);
+}
+
+static const char *prog_name(const struct loader *b, int h)
+{
+	return b->legacy && kt_hooks[h].prog_legacy ? kt_hooks[h].prog_legacy : kt_hooks[h].prog;
+}
+
+static struct bpf_program *hook_prog(const struct loader *b, struct ksymtap_bpf *skel, int h)
+{
+	return bpf_object__find_program_by_name(skel->obj, prog_name(b, h));
+}
+
+/* The snapshot's walker: a SYSCALL program, or before 5.16 its raw tracepoint
+ * twin, which needs the list heads from kallsyms (bpf/snapshot.bpf.c). */
+static struct bpf_program *walker_prog(const struct loader *b, struct ksymtap_bpf *skel)
+{
+	return b->walker_legacy ? skel->progs.walk_images_legacy : skel->progs.walk_images;
+}
+
+/* found[h]: the kernel's BTF has hook h's target; found[KT_HOOK_MAX]: it has
+ * bpf_loop() (5.17+); found[KT_HOOK_MAX + 1]: bpf_kallsyms_lookup_name() (5.16+).  A raw scan, or libbpf's parse if that does not
+ * understand this BTF.  -errno with why[] if neither works. */
+static int find_targets(bool *found, char *why, size_t size)
+{
+	const char *names[KT_HOOK_MAX + 2];
+	struct btf *vmlinux;
+	int h, err;
+
+	for (h = 0; h < KT_HOOK_MAX; h++)
+		names[h] = kt_hooks[h].target;
+	names[KT_HOOK_MAX] = "bpf_loop";
+	names[KT_HOOK_MAX + 1] = "bpf_kallsyms_lookup_name";
+	err = kt_btf_find_funcs(VMLINUX_BTF, names, KT_HOOK_MAX + 2, found);
+	if (err == -ENOENT) {
+		snprintf(why, size,
+			 "kernel has no BTF (" VMLINUX_BTF ": %s; needs CONFIG_DEBUG_INFO_BTF=y)",
+			 strerror(-err));
+		return err;
+	}
+	if (!err)
+		return 0;
+	kt_debug(VMLINUX_BTF ": %s; asking libbpf", strerror(-err));
+	vmlinux = btf__load_vmlinux_btf();
+	if (!vmlinux) {
+		err = -errno;
+		snprintf(why, size, "reading kernel BTF: %s", strerror(-err));
+		return err;
+	}
+	for (h = 0; h < KT_HOOK_MAX + 2; h++)
+		found[h] = btf__find_by_name_kind(vmlinux, names[h], BTF_KIND_FUNC) >= 0;
+	btf__free(vmlinux);
+	return 0;
+}
+
+/* Which hooks can work here, from BTF and kallsyms, before anything loads. */
+static void decide_hooks(struct loader *b, const struct kt_backend_opts *o, const bool *found)
+{
+	static const char *const callers[] = { "arch_ftrace_update_trampoline", "alloc_insn_page" };
+	struct kt_range r[2];
+	int h, n;
+
+	b->want_walker = o->walker;
+	b->legacy = !found[KT_HOOK_MAX];
+	b->walker_legacy = !found[KT_HOOK_MAX + 1];
+	if (b->legacy)
+		kt_debug("kernel has no bpf_loop() (< 5.17): the program hooks' _legacy twins");
+	for (h = 0; h < KT_HOOK_MAX; h++) {
+		b->want[h] = true;
+		if (o->disabled & (1UL << h))
+			hook_off(b, h, "disabled by --disable-hook");
+		else if (!found[h]) {
+			hook_off(b, h, "kernel has no %s()", kt_hooks[h].target);
+			b->absent[h] = true;
+		}
+	}
+	/* < 6.10: module_alloc() serves everyone; only the caller says who. */
+	if (b->want[KT_HOOK_MODULE_ALLOC]) {
+		n = kt_kallsyms_func_ranges(NULL, callers, 2, r);
+		if (n < 0) {
+			hook_off(b, KT_HOOK_MODULE_ALLOC,
+				 "cannot resolve its callers in kallsyms: %s", strerror(-n));
+		} else if (n == 0) {
+			hook_off(b, KT_HOOK_MODULE_ALLOC, "kallsyms has neither %s nor %s",
+				 callers[0], callers[1]);
+		} else {
+			b->ftrace_caller = r[0];
+			b->kprobe_caller = r[1];
+		}
+	}
+	if (!b->want[KT_HOOK_MODULE_ALLOC] && b->want[KT_HOOK_MODULE_MEMFREE])
+		hook_off(b, KT_HOOK_MODULE_MEMFREE, "module_alloc hook is off");
+	if (!b->want[KT_HOOK_EXECMEM_ALLOC] && b->want[KT_HOOK_EXECMEM_FREE])
+		hook_off(b, KT_HOOK_EXECMEM_FREE, "execmem_alloc hook is off");
+	/* kprobe pages are reported where __get_insn_slot() returns, but only
+	 * once an allocator hook has seen the page being made. */
+	if (b->want[KT_HOOK_INSN_SLOT] && !b->want[KT_HOOK_EXECMEM_ALLOC] &&
+	    !(b->want[KT_HOOK_MODULE_ALLOC] && b->kprobe_caller.start))
+		hook_off(b, KT_HOOK_INSN_SLOT, "no allocator hook sees kprobe pages");
+}
+
+static int open_skel(struct loader *b, const struct kt_backend_opts *o, int only,
+		     struct ksymtap_bpf **out)
+{
+	struct ksymtap_bpf *skel = ksymtap_bpf__open();
+	struct bpf_program *p;
+	int h, err;
+
+	if (!skel)
+		return -errno;
+	/* only: one hook, or KT_HOOK_MAX for the walker alone.  Of a hook's
+	 * twins, the one for this kernel. */
+	bpf_object__for_each_program(p, skel->obj)
+		bpf_program__set_autoload(p, false);
+	for (h = 0; h < KT_HOOK_MAX; h++)
+		bpf_program__set_autoload(hook_prog(b, skel, h), only < 0 ? b->want[h] : h == only);
+	bpf_program__set_autoload(walker_prog(b, skel),
+				  only < 0 ? b->want_walker : only == KT_HOOK_MAX);
+	skel->rodata->ftrace_caller.start = b->ftrace_caller.start;
+	skel->rodata->ftrace_caller.end = b->ftrace_caller.end;
+	skel->rodata->kprobe_caller.start = b->kprobe_caller.start;
+	skel->rodata->kprobe_caller.end = b->kprobe_caller.end;
+	skel->rodata->page_size = sysconf(_SC_PAGESIZE);
+	/* ksym_del leaves programs to prog_del: loaded without that path, it
+	 * verifies in a fraction of the time (start-up, BENCHMARKS.md). */
+	b->prog_del_live = only < 0 && b->want[KT_HOOK_PROG_DEL];
+	skel->rodata->prog_del_live = b->prog_del_live;
+	skel->rodata->debug_empty = o->debug_empty;
+	/* Batched wakeups: a forced one once a quarter of the ring is waiting,
+	 * so a burst is read long before the ring fills. */
+	skel->rodata->wakeup_bytes = o->wakeup_ms ? o->ringbuf_size / 4 : 0;
+	err = bpf_map__set_max_entries(skel->maps.events, o->ringbuf_size);
+	if (err) {
+		ksymtap_bpf__destroy(skel);
+		return err;
+	}
+	*out = skel;
+	return 0;
+}
+
+/* The whole object failed to load: find the programs this kernel refuses, one
+ * at a time, and turn only those off. */
+/* Load one program alone (a hook, or KT_HOOK_MAX: the walker): 0 or -errno. */
+static int try_alone(struct loader *b, const struct kt_backend_opts *o, int only)
+{
+	struct ksymtap_bpf *skel = NULL;
+	int err = open_skel(b, o, only, &skel);
+
+	if (!err)
+		err = ksymtap_bpf__load(skel);
+	ksymtap_bpf__destroy(skel);
+	return err;
+}
+
+static void isolate_failures(struct loader *b, const struct kt_backend_opts *o)
+{
+	int h, err;
+
+	for (h = 0; h < KT_HOOK_MAX; h++) {
+		if (!b->want[h])
+			continue;
+		err = try_alone(b, o, h);
+		if (err)
+			hook_off(b, h, "kernel refused to load it: %s", strerror(-err));
+	}
+	if (!b->want_walker)
+		return;
+	err = try_alone(b, o, KT_HOOK_MAX);
+	if (err) {
+		b->want_walker = false;
+		kt_debug("snapshot walker: kernel refused to load it: %s", strerror(-err));
+	}
+}
+
+static int load(struct loader *b, const struct kt_backend_opts *o)
+{
+	int err, h, n = 0;
+
+	for (h = 0; h < KT_HOOK_MAX; h++)
+		n += b->want[h];
+	if (!n)
+		return -ENOENT;
+	err = open_skel(b, o, -1, &b->skel);
+	if (err)
+		return err;
+	err = ksymtap_bpf__load(b->skel);
+	if (!err)
+		return 0;
+	ksymtap_bpf__destroy(b->skel);
+	b->skel = NULL;
+	if (err == -EPERM)
+		return err;
+	isolate_failures(b, o);
+	err = open_skel(b, o, -1, &b->skel);
+	if (err)
+		return err;
+	return ksymtap_bpf__load(b->skel);
+}
+
+/* The running kernel's version is at least major.minor (uname). */
+static bool kt_kernel_at_least(int major, int minor)
+{
+	struct utsname u;
+	int ma = 0, mi = 0;
+
+	if (uname(&u) || sscanf(u.release, "%d.%d", &ma, &mi) != 2)
+		return true;
+	return ma > major || (ma == major && mi >= minor);
+}
+
+static void explain(int err, char *why, size_t size)
+{
+	struct rlimit rl;
+
+	/* Before 5.11 maps count against RLIMIT_MEMLOCK, and libbpf could not
+	 * raise it (no CAP_SYS_RESOURCE): EPERM that says nothing of why. */
+	if (err == -EPERM && !kt_kernel_at_least(5, 11) && !getrlimit(RLIMIT_MEMLOCK, &rl) &&
+	    rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < (64ULL << 20))
+		snprintf(why, size,
+			 "loading BPF programs: %s (RLIMIT_MEMLOCK is %llu KiB: kernels before "
+			 "5.11 charge BPF maps to it; raise it, e.g. ulimit -l unlimited or "
+			 "LimitMEMLOCK=infinity, or grant CAP_SYS_RESOURCE)",
+			 strerror(-err), (unsigned long long)rl.rlim_cur >> 10);
+	else if (err == -EPERM && geteuid() != 0)
+		snprintf(why, size,
+			 "loading tracing programs: %s (missing CAP_BPF/CAP_PERFMON? run as root)",
+			 strerror(-err));
+	else if (err == -EPERM)
+		snprintf(why, size,
+			 "tracing programs refused by this kernel (lockdown or LSM?): %s",
+			 strerror(-err));
+	else
+		snprintf(why, size, "loading BPF programs: %s", strerror(-err));
+}
+
+/* -v: every hook, and why any is off. */
+static void list_hooks(struct loader *b)
+{
+	int h;
+
+	for (h = 0; h < KT_HOOK_MAX; h++)
+		kt_debug("hook %-20s on %-30s %s%s", kt_hooks[h].name, kt_hooks[h].target,
+			 b->links[h] ? "live" : "off: ", b->links[h] ? "" : b->why[h]);
+}
+
+static void loader_free(struct loader *b)
+{
+	int h;
+
+	for (h = 0; h < KT_HOOK_MAX; h++) {
+		bpf_link__destroy(b->links[h]);
+		b->links[h] = NULL;
+	}
+	ksymtap_bpf__destroy(b->skel);
+	b->skel = NULL;
+}
+
+/* Deaths before births: a symbol whose birth is seen then has its death seen
+ * too.  The other way round, one born between the two attaches and gone
+ * before the second would stay in the table for good.  Returns how many. */
+static int attach_all(struct loader *b)
+{
+	int i, h, err, attached = 0;
+
+	for (i = 0; i < 2 * KT_HOOK_MAX; i++) {
+		h = i % KT_HOOK_MAX;
+		if (!b->want[h] || kt_hooks[h].birth != (i >= KT_HOOK_MAX))
+			continue;
+		b->links[h] = bpf_program__attach(hook_prog(b, b->skel, h));
+		if (!b->links[h]) {
+			err = -errno;
+			b->links[h] = NULL;
+			/* 524: the kernel's internal ENOTSUPP, e.g. fentry on arm64
+			 * before 6.4 (no ftrace direct calls); libc has no text. */
+			if (err == -524)
+				hook_off(b, h,
+					 "attach failed: not supported by this kernel (ENOTSUPP)");
+			else
+				hook_off(b, h, "attach failed: %s", strerror(-err));
+			continue;
+		}
+		attached++;
+	}
+	return attached;
+}
+
+/* The loading itself, in whichever process runs it; the result holds dup()s
+ * of the fds, independent of libbpf's objects, which are gone afterwards. */
+/* Over 60 lines: the load is one sequence (open, CO-RE fixes per hook, load,
+ * attach each, report), easier to check against the kernel in one piece. */
+static void load_here(const struct kt_backend_opts *o, struct kt_bpf_loaded *out)
+{
+	struct loader L, *b = &L;
+	bool found[KT_HOOK_MAX + 2];
+	int err, h, attached = 0;
+
+	memset(b, 0, sizeof(*b));
+	libbpf_set_print(libbpf_print);
+	out->err = find_targets(found, out->why, sizeof(out->why));
+	if (out->err)
+		return;
+	decide_hooks(b, o, found);
+	kt_trace("bpf backend: hooks decided");
+
+	err = load(b, o);
+	kt_trace("bpf backend: programs loaded");
+	if (err == -ENOENT) {
+		list_hooks(b);
+		snprintf(out->why, sizeof(out->why),
+			 "no hook can work on this kernel (run with -v for why)");
+		goto fail;
+	}
+	if (err) {
+		explain(err, out->why, sizeof(out->why));
+		goto fail;
+	}
+	attached = attach_all(b);
+	if (attached && b->prog_del_live && !b->links[KT_HOOK_PROG_DEL]) {
+		/* ksym_del was loaded without its program path: again, with it. */
+		kt_debug("prog_del did not attach: loading ksym_del with program unloads");
+		loader_free(b);
+		err = load(b, o);
+		if (err) {
+			explain(err, out->why, sizeof(out->why));
+			goto fail;
+		}
+		attached = attach_all(b);
+	}
+	kt_trace("bpf backend: programs attached");
+	list_hooks(b);
+	if (!attached) {
+		snprintf(out->why, sizeof(out->why), "no hook could attach (run with -v for why)");
+		err = -ENOENT;
+		goto fail;
+	}
+	out->events_fd = dup(bpf_map__fd(b->skel->maps.events));
+	out->dropped_fd = dup(bpf_map__fd(b->skel->maps.dropped));
+	out->owners_fd = dup(bpf_map__fd(b->skel->maps.owners));
+	for (h = 0; h < KT_HOOK_MAX; h++) {
+		if (!b->links[h])
+			continue;
+		out->link_fd[h] = dup(bpf_link__fd(b->links[h]));
+		out->prog_fd[h] = dup(bpf_program__fd(hook_prog(b, b->skel, h)));
+		/* Freeing the libbpf object must not detach: the fd does that. */
+		bpf_link__disconnect(b->links[h]);
+	}
+	if (b->want_walker) {
+		out->walker_fd = dup(bpf_program__fd(walker_prog(b, b->skel)));
+		out->walker_legacy = b->walker_legacy;
+		out->walker_map_fd = dup(bpf_map__fd(b->skel->maps.walker));
+	}
+	if (out->events_fd < 0 || out->dropped_fd < 0 || out->owners_fd < 0 ||
+	    (b->want_walker && (out->walker_fd < 0 || out->walker_map_fd < 0))) {
+		err = -EMFILE;
+		snprintf(out->why, sizeof(out->why), "dup: %s", strerror(EMFILE));
+		goto fail;
+	}
+fail:
+	for (h = 0; h < KT_HOOK_MAX; h++) {
+		snprintf(out->hook_why[h], sizeof(out->hook_why[h]), "%s", b->why[h]);
+		out->hook_absent[h] = b->absent[h];
+	}
+	out->ftrace_caller = b->ftrace_caller;
+	out->kprobe_caller = b->kprobe_caller;
+	out->err = err;
+	loader_free(b);
+	if (err)
+		kt_bpf_loaded_close(out);
+	out->err = err;
+}
+
+static void loaded_init(struct kt_bpf_loaded *l)
+{
+	int h;
+
+	memset(l, 0, sizeof(*l));
+	l->events_fd = l->dropped_fd = l->owners_fd = -1;
+	l->walker_fd = l->walker_map_fd = -1;
+	for (h = 0; h < KT_HOOK_MAX; h++)
+		l->link_fd[h] = l->prog_fd[h] = -1;
+	l->page_size = sysconf(_SC_PAGESIZE);
+}
+
+void kt_bpf_loaded_close(struct kt_bpf_loaded *l)
+{
+	int h;
+
+	if (l->events_fd >= 0)
+		close(l->events_fd);
+	if (l->dropped_fd >= 0)
+		close(l->dropped_fd);
+	if (l->owners_fd >= 0)
+		close(l->owners_fd);
+	if (l->walker_fd >= 0)
+		close(l->walker_fd);
+	if (l->walker_map_fd >= 0)
+		close(l->walker_map_fd);
+	l->events_fd = l->dropped_fd = l->owners_fd = -1;
+	l->walker_fd = l->walker_map_fd = -1;
+	for (h = 0; h < KT_HOOK_MAX; h++) {
+		if (l->link_fd[h] >= 0)
+			close(l->link_fd[h]);
+		if (l->prog_fd[h] >= 0)
+			close(l->prog_fd[h]);
+		l->link_fd[h] = l->prog_fd[h] = -1;
+	}
+}
+
+#define MAX_FDS (5 + 2 * KT_HOOK_MAX)
+
+/* The result and its fds (maps first, then the walker's program and map if
+ * loaded, then the live links in hook order) in one SOCK_SEQPACKET message. */
+static int send_loaded(int sock, const struct kt_bpf_loaded *l)
+{
+	char cbuf[CMSG_SPACE(sizeof(int) * MAX_FDS)] = {};
+	struct iovec iov = { .iov_base = (void *)l, .iov_len = sizeof(*l) };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+	int fds[MAX_FDS], n = 0, h;
+	struct cmsghdr *cm;
+
+	if (!l->err) {
+		fds[n++] = l->events_fd;
+		fds[n++] = l->dropped_fd;
+		fds[n++] = l->owners_fd;
+		if (l->walker_fd >= 0) {
+			fds[n++] = l->walker_fd;
+			fds[n++] = l->walker_map_fd;
+		}
+		for (h = 0; h < KT_HOOK_MAX; h++)
+			if (l->link_fd[h] >= 0)
+				fds[n++] = l->link_fd[h];
+		for (h = 0; h < KT_HOOK_MAX; h++)
+			if (l->link_fd[h] >= 0)
+				fds[n++] = l->prog_fd[h];
+		msg.msg_control = cbuf;
+		msg.msg_controllen = CMSG_SPACE(sizeof(int) * n);
+		cm = CMSG_FIRSTHDR(&msg);
+		cm->cmsg_level = SOL_SOCKET;
+		cm->cmsg_type = SCM_RIGHTS;
+		cm->cmsg_len = CMSG_LEN(sizeof(int) * n);
+		memcpy(CMSG_DATA(cm), fds, sizeof(int) * n);
+	}
+	return sendmsg(sock, &msg, MSG_NOSIGNAL) == (ssize_t)sizeof(*l) ? 0 : -errno;
+}
+
+static int recv_loaded(int sock, struct kt_bpf_loaded *l)
+{
+	char cbuf[CMSG_SPACE(sizeof(int) * MAX_FDS)];
+	struct iovec iov = { .iov_base = l, .iov_len = sizeof(*l) };
+	struct msghdr msg = { .msg_iov = &iov,
+			      .msg_iovlen = 1,
+			      .msg_control = cbuf,
+			      .msg_controllen = sizeof(cbuf) };
+	int fds[MAX_FDS], n = 0, i = 0, h;
+	struct cmsghdr *cm;
+	ssize_t r;
+
+	do {
+		r = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
+	} while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return -errno;
+	if (r != (ssize_t)sizeof(*l))
+		return -EPROTO; /* the child died before it could say */
+	cm = CMSG_FIRSTHDR(&msg);
+	if (cm && cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS) {
+		n = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		memcpy(fds, CMSG_DATA(cm), sizeof(int) * n);
+	}
+	if (l->err) {
+		while (n > 0)
+			close(fds[--n]);
+		l->events_fd = l->dropped_fd = l->owners_fd = -1;
+		l->walker_fd = l->walker_map_fd = -1;
+		for (h = 0; h < KT_HOOK_MAX; h++)
+			l->link_fd[h] = l->prog_fd[h] = -1;
+		return 0;
+	}
+	if (n < 3 + (l->walker_fd >= 0 ? 2 : 0))
+		return -EPROTO;
+	l->events_fd = fds[i++];
+	l->dropped_fd = fds[i++];
+	l->owners_fd = fds[i++];
+	if (l->walker_fd >= 0) {
+		l->walker_fd = fds[i++];
+		l->walker_map_fd = fds[i++];
+	}
+	for (h = 0; h < KT_HOOK_MAX; h++)
+		l->link_fd[h] = l->link_fd[h] >= 0 && i < n ? fds[i++] : -1;
+	for (h = 0; h < KT_HOOK_MAX; h++)
+		l->prog_fd[h] = l->link_fd[h] >= 0 && i < n ? fds[i++] : -1;
+	return 0;
+}
+
+struct load_call {
+	const struct kt_backend_opts *o;
+	struct kt_bpf_loaded *out;
+	bool child; /* a child was made: its failure is not loaded here */
+};
+
+static int load_child(int fd, void *ctx)
+{
+	struct load_call *c = ctx;
+	struct kt_bpf_loaded l;
+
+	loaded_init(&l);
+	load_here(c->o, &l);
+	return send_loaded(fd, &l);
+}
+
+static int load_parent(int fd, void *ctx)
+{
+	struct load_call *c = ctx;
+
+	c->child = true;
+	return recv_loaded(fd, c->out);
+}
+
+void kt_bpf_load(const struct kt_backend_opts *o, struct kt_bpf_loaded *out)
+{
+	struct load_call c = { .o = o, .out = out };
+	int err;
+
+	loaded_init(out);
+	kt_trace("bpf backend: start");
+	err = kt_fork_call(SOCK_SEQPACKET, load_child, load_parent, &c);
+	if (err && !c.child) {
+		kt_debug("no loader process (%s): loading in this process", strerror(-err));
+		load_here(o, out);
+	} else if (err) {
+		kt_bpf_loaded_close(out);
+		out->err = err;
+		snprintf(out->why, sizeof(out->why), "the loader process failed: %s",
+			 strerror(-err));
+	}
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Loading and attaching bpf/ksymtap.bpf.c (and loading the snapshot's walker,
+ * bpf/snapshot.bpf.c, linked into the same object), in a short-lived child
+ * process.
+ * libbpf parses the kernel's BTF for CO-RE (two copies of several MB while it
+ * does, Debian's libbpf 1.1); doing that in a child keeps the long-running
+ * process small (BENCHMARKS.md, peak RSS).  The child hands back the map and
+ * link fds over a Unix socket (SCM_RIGHTS) and exits; the links stay attached
+ * as long as the parent holds their fds.
+ */
+#ifndef KT_BPF_LOADER_H
+#define KT_BPF_LOADER_H
+
+#include <stdbool.h>
+#include "backend/backend.h"
+#include "ksymtap.h"
+
+struct kt_bpf_loaded {
+	int err; /* 0, or -errno with why[] */
+	char why[256];
+	int events_fd, dropped_fd, owners_fd;
+	int walker_fd, walker_map_fd; /* the snapshot's walker, -1 if not loaded */
+	bool walker_legacy; /* the raw tracepoint twin: heads from kallsyms */
+	int link_fd[KT_HOOK_MAX]; /* -1: hook off, hook_why[] says why */
+	int prog_fd[KT_HOOK_MAX]; /* its program (recursion_misses), with link_fd */
+	char hook_why[KT_HOOK_MAX][96];
+	bool hook_absent[KT_HOOK_MAX]; /* off because the kernel lacks its function */
+	struct kt_range ftrace_caller, kprobe_caller;
+	unsigned int page_size;
+};
+
+/* Load and attach; on failure out->err and out->why say why (nothing printed
+ * but -v diagnostics). */
+void kt_bpf_load(const struct kt_backend_opts *o, struct kt_bpf_loaded *out);
+void kt_bpf_loaded_close(struct kt_bpf_loaded *l);
+
+#endif

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* ksymtap resolve: what held an address at a time, from a record file. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "run/cli.h"
+#include "run/cmd_opts.h"
+#include "util/log.h"
+#include "run/lookup.h"
+#include "history/resolve.h"
+
+static const char resolve_help[] =
+	"Usage: ksymtap resolve (-i FILE | -s SOCKET) [-t|--at TIME] [ADDR...]\n"
+	"\n"
+	"Name kernel addresses in dynamic code as it was at a given time, from the\n"
+	"history a 'ksymtap record' FILE holds, or a running 'ksymtap serve' daemon\n"
+	"keeps (-s): every symbol with its extent, its birth and its death.  One line\n"
+	"out per address, as the kernel's %pS:\n"
+	"\n"
+	"  ADDR NAME+0xOFF/0xLEN [MODULE]     a symbol held ADDR at TIME\n"
+	"  ADDR [unknown]                     nothing did\n"
+	"\n"
+	"An address is only ever named by a symbol whose [addr, addr+len) held it at\n"
+	"that time: never guessed from the nearest lower symbol, so code unloaded\n"
+	"since, or an address a later program reused, gets its own name.\n"
+	"\n"
+	"Addresses come from the arguments, or from stdin one per line, optionally\n"
+	"followed by a time ('ADDR TIME').  TIME is nanoseconds on perf's clock (the\n"
+	"time of ksymtap's records), seconds as perf script and dmesg print them\n"
+	"(12.345678), or now: the end of FILE, or the daemon's present (the default).\n"
+	"\n"
+	"Options:\n"
+	"  -i, --input FILE     a 'ksymtap record' file\n"
+	"  -s, --socket SOCKET  a 'ksymtap serve' daemon's socket (its history is\n"
+	"                       bounded by its --history and --history-age)\n"
+	"  -t, --at TIME        the time of the arguments and of stdin's bare lines\n"
+	"  -h, --help           this text\n"
+	"\n"
+	"Exit status: 0 every line answered (unknown is an answer), 1 a line that\n"
+	"is not an address or time (one error line each; the others are still\n"
+	"answered), a FILE that cannot be read or a daemon that is gone, 2 usage.\n"
+	"\n"
+	"Examples:\n"
+	"  ksymtap resolve -i ksym.data ffffffffc0001234\n"
+	"  ksymtap resolve -i ksym.data --at 12.345678 0xffffffffc0001234\n"
+	"  ksymtap resolve -s /run/ksymtap.sock ffffffffc0001234\n"
+	"  perf script -F time,ip | awk ... | ksymtap resolve -i ksym.data\n";
+
+static void resolve_usage(void)
+{
+	fputs(resolve_help, stdout);
+}
+
+/* One address: its line on stdout, or one error line.  0, 1 a bad
+ * address, -errno a daemon gone. */
+static int answer(struct kt_lookup *l, const char *tok, size_t len, __u64 t)
+{
+	char sym[KT_NAME_MAX + 64];
+	__u64 addr;
+	int n;
+
+	if (kt_parse_addr(tok, len, &addr)) {
+		kt_err("'%.*s' is not an address (hex, 0x optional)", (int)len, tok);
+		return 1;
+	}
+	n = kt_lookup_name(l, addr, t, sym, sizeof(sym));
+	if (n < 0)
+		return n;
+	printf("%.*s %s\n", (int)len, tok, n ? sym : "[unknown]");
+	return 0;
+}
+
+static int from_stdin(struct kt_lookup *l, __u64 t_default)
+{
+	char *line = NULL, *p, *addr, *when;
+	size_t cap = 0;
+	int bad = 0, err;
+	__u64 t;
+
+	while (getline(&line, &cap, stdin) > 0) {
+		p = line;
+		addr = strtok_r(p, " \t\r\n", &p);
+		if (!addr)
+			continue;
+		when = strtok_r(NULL, " \t\r\n", &p);
+		t = t_default;
+		if (when && kt_parse_time(when, l->now, &t)) {
+			kt_err("'%s' is not a time (ns, seconds.fraction or now)", when);
+			bad = 1;
+			continue;
+		}
+		err = answer(l, addr, strlen(addr), t);
+		if (err < 0) {
+			bad = 1;
+			break;
+		}
+		bad |= err;
+		fflush(stdout);
+	}
+	free(line);
+	return bad;
+}
+
+int cmd_resolve(int argc, char **argv)
+{
+	static const struct option longopts[] = { KT_LOOKUP_LONGOPTS };
+	struct kt_lookup_opts o = { 0 };
+	const struct kt_cmd cmd = {
+		.name = "resolve",
+		.shortopts = KT_LOOKUP_SHORTOPTS,
+		.longopts = longopts,
+		.args = KT_ARGS_CMD,
+		.help = resolve_usage,
+		.opt = kt_lookup_opt,
+		.ctx = &o,
+	};
+	struct kt_lookup l;
+	struct kt_common c;
+	int first, i, err, bad = 0;
+	__u64 t;
+
+	kt_common_init(&c);
+	first = kt_cmd_parse(&cmd, &c, argc, argv, &i);
+	if (first < 0)
+		return i;
+	i = kt_lookup_setup(&o, "resolve", &l, &t);
+	if (!i && first < argc) {
+		for (i = first; i < argc; i++) {
+			err = answer(&l, argv[i], strlen(argv[i]), t);
+			bad |= err != 0;
+			if (err < 0)
+				break;
+		}
+		i = bad ? KT_EXIT_FAIL : KT_EXIT_OK;
+	} else if (!i) {
+		i = from_stdin(&l, t) ? KT_EXIT_FAIL : KT_EXIT_OK;
+	}
+	kt_lookup_fini(&l);
+	return i;
+}

@@ -1,0 +1,425 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* ksymtap serve: the table and the live stream for every client of a Unix socket. */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/epoll.h>
+#include "run/cli.h"
+#include "run/cmd_opts.h"
+#include "util/clock.h"
+#include "util/log.h"
+#include "serve/metrics.h"
+#include "sink/pipeline.h"
+#include "serve/serve.h"
+
+static const char serve_help[] =
+	"Usage: ksymtap serve --socket PATH [OPTIONS]\n"
+	"\n"
+	"Run as a daemon that serves the live table of dynamic kernel symbols over a\n"
+	"Unix stream socket.  Every client first gets the current table (records\n"
+	"marked snapshot), then every change as it happens, in the format it asks for\n"
+	"with a one-line handshake (docs/serve.md; 'ksymtap tail' is such a client).\n"
+	"JSON records carry the loader's pid, comm, cgroup id and path, and the\n"
+	"container runtime, container id and pod UID the path names.\n"
+	"\n"
+	"Clients may also ask what held an address at a time (mode=query): the daemon\n"
+	"keeps every symbol's birth and death, bounded by --history and --history-age;\n"
+	"'ksymtap resolve/kallsyms/symbolize -s PATH' are such clients.\n"
+	"\n"
+	"A client that does not keep up never slows the others or the kernel side: its\n"
+	"queue is bounded; on overflow it is sent a LOST record with the count and then\n"
+	"the table anew once it has read what was queued.\n"
+	"\n"
+	"The socket is mode 0600: the stream carries kernel addresses (KASLR).  A\n"
+	"stale socket file is replaced; one a daemon still answers on is not.\n"
+	"SIGINT/SIGTERM: stop accepting, send what is queued (up to 2 s), close the\n"
+	"clients, remove the socket, exit 0.\n"
+	"\n"
+	"Options:\n"
+	"  -s, --socket PATH    where to listen (required)\n"
+	"      --socket-mode MODE\n"
+	"                       octal mode of the socket file (default 0600)\n"
+	"      --socket-group GROUP\n"
+	"                       group of the socket file (name or number)\n"
+	"      --client-queue SIZE\n"
+	"                       bytes queued per client at most (default 4M); the\n"
+	"                       table must fit in it\n"
+	"      --max-clients N  clients at once (default 64); more are refused\n"
+	"      --history N      dead symbols kept for queries (default 100000)\n"
+	"      --history-age SEC\n"
+	"                       how long a dead symbol is kept for queries\n"
+	"                       (default 3600); live ones are always kept\n"
+	"      --metrics-file FILE\n"
+	"                       Prometheus text file, rewritten atomically\n"
+	"      --metrics-interval SEC\n"
+	"                       how often (default 5)\n";
+
+static const char serve_examples[] =
+	"\n"
+	"Examples:\n"
+	"  ksymtap serve -s /run/ksymtap.sock\n"
+	"  ksymtap serve -s /run/ksymtap/sock --socket-mode 0660 --socket-group ksymtap \\\n"
+	"      --metrics-file /var/lib/node_exporter/textfile/ksymtap.prom\n"
+	"  ksymtap tail -s /run/ksymtap.sock | jq 'select(.container_id) | .name'\n";
+
+enum {
+	OPT_MAX_CLIENTS = OPT_CMD_FIRST_FREE,
+	OPT_HISTORY,
+	OPT_HISTORY_AGE,
+};
+
+struct serve_cfg {
+	struct kt_serve_opts so;
+	const char *metrics_file;
+	double metrics_interval;
+};
+
+/* A group name from /etc/group itself: getgrnam() in a static binary would
+ * need glibc's NSS modules at run time, which containers do not have. */
+static int parse_group(const char *s, gid_t *gid)
+{
+	char line[1024], *end;
+	size_t n = strlen(s);
+	unsigned long v;
+	FILE *f;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (!errno && end != s && !*end) {
+		*gid = v;
+		return 0;
+	}
+	f = fopen("/etc/group", "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char *gf;
+
+		if (strncmp(line, s, n) || line[n] != ':')
+			continue;
+		gf = strchr(line + n + 1, ':');
+		if (!gf)
+			continue;
+		v = strtoul(gf + 1, &end, 10);
+		if (end == gf + 1 || *end != ':')
+			continue;
+		fclose(f);
+		*gid = v;
+		return 0;
+	}
+	fclose(f);
+	return -ENOENT;
+}
+
+static int serve_opt(void *ctx, int opt, const char *arg)
+{
+	struct serve_cfg *cfg = ctx;
+	unsigned long long v;
+	char *end;
+
+	switch (opt) {
+	case 'f':
+		kt_err("serve: each client picks its format in the handshake (docs/serve.md)");
+		return -1;
+	case 's':
+		cfg->so.path = arg;
+		return 1;
+	case OPT_SOCKET_MODE:
+		errno = 0;
+		v = strtoul(arg, &end, 8);
+		if (errno || end == arg || *end || v > 0777 || (v & 0600) != 0600) {
+			kt_err("--socket-mode: '%s' is not an octal mode with owner read/write",
+			       arg);
+			return -1;
+		}
+		cfg->so.mode = v;
+		return 1;
+	case OPT_SOCKET_GROUP:
+		if (parse_group(arg, &cfg->so.gid)) {
+			kt_err("--socket-group: no group '%s'", arg);
+			return -1;
+		}
+		return 1;
+	case OPT_QUEUE:
+		if (kt_parse_size(arg, &v) || v < 16 * 1024 || v > (1ULL << 32)) {
+			kt_err("--client-queue: '%s' is not a size between 16K and 4G", arg);
+			return -1;
+		}
+		cfg->so.queue = v;
+		return 1;
+	case OPT_MAX_CLIENTS:
+		errno = 0;
+		v = strtoul(arg, &end, 10);
+		if (errno || end == arg || *end || v < 1 || v > 10000) {
+			kt_err("--max-clients: '%s' is not a number between 1 and 10000", arg);
+			return -1;
+		}
+		cfg->so.max_clients = v;
+		return 1;
+	case OPT_HISTORY:
+		errno = 0;
+		v = strtoull(arg, &end, 10);
+		if (errno || end == arg || *end || v > 100000000) {
+			kt_err("--history: '%s' is not a number of symbols up to 100000000", arg);
+			return -1;
+		}
+		cfg->so.history_max = v;
+		return 1;
+	case OPT_HISTORY_AGE: {
+		double sec;
+
+		errno = 0;
+		sec = strtod(arg, &end);
+		if (errno || end == arg || *end || !(sec >= 0) || sec > 1e7) {
+			kt_err("--history-age: '%s' is not a number of seconds", arg);
+			return -1;
+		}
+		cfg->so.history_age = (__u64)(sec * 1e9);
+		return 1;
+	}
+	case OPT_METRICS_FILE:
+		cfg->metrics_file = arg;
+		return 1;
+	case OPT_METRICS_INTERVAL:
+		errno = 0;
+		cfg->metrics_interval = strtod(arg, &end);
+		if (errno || end == arg || *end || cfg->metrics_interval < 0.1) {
+			kt_err("--metrics-interval: '%s' is not a number of seconds >= 0.1", arg);
+			return -1;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+static double unix_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void write_metrics(const struct serve_cfg *cfg, struct kt_backend *b, struct kt_pipeline *p,
+			  struct kt_server *s, double start, bool *warned)
+{
+	struct kt_serve_stats st;
+	struct kt_metrics m = {
+		.backend = b->ops->name,
+		.p = p,
+		.ringbuf_lost = b->ops->dropped ? b->ops->dropped(b, false) : 0,
+		.native_lost = b->ops->dropped ? b->ops->dropped(b, true) : 0,
+		.hook_missed = b->ops->missed ? b->ops->missed(b) : 0,
+		.has_hooks = b->ops->hooks != NULL,
+		.hooks = b->ops->hooks ? b->ops->hooks(b) : 0,
+		.serve = &st,
+		.start_time = start,
+	};
+	int err;
+
+	kt_server_get_stats(s, &st);
+	err = kt_metrics_write(cfg->metrics_file, &m);
+	/* A full disk must not stop the stream; say so once per failure run. */
+	if (err && !*warned)
+		kt_warn("--metrics-file %s: %s (will keep trying)", cfg->metrics_file,
+			strerror(-err));
+	*warned = err != 0;
+}
+
+/*
+ * One thread, one epoll set: the backend's fd, the listening socket, every
+ * client.  SIGINT/SIGTERM are blocked except inside epoll_pwait(), so a
+ * signal can never slip in between the check of kt_stop and the wait.
+ */
+static int serve_loop(const struct serve_cfg *cfg, const struct kt_common *c, struct kt_backend *b,
+		      struct kt_pipeline *p, struct kt_server *s, int epfd,
+		      const sigset_t *waitmask)
+{
+	__u64 end = c->duration > 0 ? kt_monotonic_ns() + (__u64)(c->duration * 1e9) : 0;
+	__u64 next_metrics = 0, now;
+	double start = unix_now();
+	struct epoll_event evs[64];
+	bool warned = false;
+	int i, n, err = 0;
+
+	while (!kt_stop) {
+		now = kt_monotonic_ns();
+		if (end && now >= end)
+			break;
+		if (cfg->metrics_file && now >= next_metrics) {
+			write_metrics(cfg, b, p, s, start, &warned);
+			next_metrics = now + (__u64)(cfg->metrics_interval * 1e9);
+		}
+		/* 100 ms: handshake deadlines and the attribution walk's slices. */
+		n = epoll_pwait(epfd, evs, 64, b->poll_ms ? (int)b->poll_ms : 100, waitmask);
+		if (n < 0 && errno != EINTR) {
+			err = -errno; /* reported by the caller */
+			break;
+		}
+		for (i = 0; i < n; i++)
+			if (evs[i].data.ptr)
+				kt_server_event(s, evs[i].data.ptr, evs[i].events);
+		/* The backend every round, not only when its fd fires: the native
+		 * one looks for new CPUs there. */
+		err = b->ops->poll(b, 0);
+		if (err < 0)
+			break;
+		err = kt_pipeline_tick(p);
+		if (err)
+			break;
+		kt_server_tick(s);
+	}
+	if (err < 0)
+		return err;
+	/* Stop accepting first: the socket file is gone as soon as we stop. */
+	kt_server_stop_accepting(s);
+	err = kt_drain(b, kt_pipeline_tick, p);
+	if (err)
+		return err;
+	/* The last flush is not put off (the --kallsyms file). */
+	err = kt_pipeline_flush(p);
+	if (err)
+		return err;
+	kt_server_shutdown(s, 2000);
+	if (cfg->metrics_file)
+		write_metrics(cfg, b, p, s, start, &warned);
+	return 0;
+}
+
+static void serve_usage(void)
+{
+	fputs(serve_help, stdout);
+	kt_print_common_help("-f,");
+	printf("%s%s", kt_live_help, serve_examples);
+}
+
+/* SIGINT and SIGTERM are let in only while epoll_pwait() waits (waitmask),
+ * so a signal never falls between the kt_stop check and the wait. */
+static void block_signals(sigset_t *waitmask)
+{
+	sigset_t block;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, waitmask);
+	sigdelset(waitmask, SIGINT);
+	sigdelset(waitmask, SIGTERM);
+}
+
+/* The epoll set, the socket, then the backend; prints its error. */
+static int serve_open(const struct serve_cfg *cfg, struct kt_common *c, struct kt_pipeline *p,
+		      int *epfd, struct kt_server **s, struct kt_backend **b)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = NULL };
+	char why[300];
+	int err;
+
+	*epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (*epfd < 0) {
+		err = -errno;
+		kt_err("epoll_create1: %s", strerror(-err));
+		return err;
+	}
+	/* The socket before the backend: a live daemon on the path is the
+	 * likelier failure, and loading BPF programs for nothing is slow. */
+	err = kt_server_open(s, &cfg->so, p, *epfd, why, sizeof(why));
+	if (err) {
+		kt_err("%s", why);
+		return err;
+	}
+	err = kt_open_backend(c, p, b);
+	if (err)
+		return err;
+	if (epoll_ctl(*epfd, EPOLL_CTL_ADD, (*b)->ops->fd(*b), &ev)) {
+		err = -errno;
+		kt_err("epoll_ctl: %s", strerror(-err));
+		return err;
+	}
+	return 0;
+}
+
+/* Over 60 lines with its option table: parse, open, start, loop, close. */
+int cmd_serve(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		KT_COMMON_LONGOPTS,
+		KT_LIVE_LONGOPTS,
+		{ "socket", required_argument, NULL, 's' },
+		{ "socket-mode", required_argument, NULL, OPT_SOCKET_MODE },
+		{ "socket-group", required_argument, NULL, OPT_SOCKET_GROUP },
+		{ "client-queue", required_argument, NULL, OPT_QUEUE },
+		{ "max-clients", required_argument, NULL, OPT_MAX_CLIENTS },
+		{ "history", required_argument, NULL, OPT_HISTORY },
+		{ "history-age", required_argument, NULL, OPT_HISTORY_AGE },
+		{ "metrics-file", required_argument, NULL, OPT_METRICS_FILE },
+		{ "metrics-interval", required_argument, NULL, OPT_METRICS_INTERVAL },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct serve_cfg cfg = {
+		.so = { .gid = (gid_t)-1,
+			.queue = 4 << 20,
+			.max_clients = 64,
+			.history_max = 100000,
+			.history_age = 3600ULL * 1000000000ULL },
+		.metrics_interval = 5,
+	};
+	struct kt_server *s = NULL;
+	struct kt_backend *b = NULL;
+	struct kt_common c;
+	struct kt_pipeline p;
+	struct kt_kallsyms_file kf = { .err = 0 };
+	sigset_t waitmask;
+	char extra[300];
+	int err, epfd = -1, ret;
+	const struct kt_cmd cmd = {
+		.name = "serve",
+		.shortopts = KT_COMMON_SHORTOPTS "s:",
+		.longopts = longopts,
+		.help = serve_usage,
+		.opt = serve_opt,
+		.ctx = &cfg,
+	};
+
+	kt_common_init(&c);
+	if (kt_cmd_parse(&cmd, &c, argc, argv, &ret) < 0)
+		return ret;
+	ret = KT_EXIT_FAIL;
+	if (!cfg.so.path) {
+		kt_err("serve: --socket PATH is required");
+		return KT_EXIT_USAGE;
+	}
+	if (kt_pipeline_init(&p)) {
+		kt_err("out of memory");
+		return KT_EXIT_FAIL;
+	}
+	kt_install_signals();
+	block_signals(&waitmask);
+	if (serve_open(&cfg, &c, &p, &epfd, &s, &b))
+		goto out;
+	/* The snapshot goes into the table before any client can connect, so
+	 * every client's first walk includes it. */
+	snprintf(extra, sizeof(extra), "; serving %s", cfg.so.path);
+	if (kt_live_start_ready(&c, &p, b, &kf, extra))
+		goto out;
+	err = serve_loop(&cfg, &c, b, &p, s, epfd, &waitmask);
+	if (err)
+		kt_report(&p, err, "serve");
+	else
+		ret = KT_EXIT_OK;
+out:
+	if (s)
+		kt_server_shutdown(s, 0);
+	if (b)
+		b->ops->close(b);
+	kt_server_free(s);
+	if (epfd >= 0)
+		close(epfd);
+	kt_pipeline_fini(&p);
+	return ret;
+}

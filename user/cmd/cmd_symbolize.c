@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* ksymtap symbolize: name the dynamic-code addresses in text, at the time
+ * each line says. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "run/cli.h"
+#include "run/cmd_opts.h"
+#include "util/log.h"
+#include "run/lookup.h"
+#include "history/symbolize.h"
+
+static const char symbolize_help[] =
+	"Usage: ksymtap symbolize (-i FILE | -s SOCKET) [-t|--at TIME]\n"
+	"\n"
+	"Copy text from stdin to stdout, naming each kernel address in it that fell\n"
+	"in dynamic code (from the history a 'ksymtap record' FILE holds or a\n"
+	"'ksymtap serve' daemon keeps), at the time the text gives it:\n"
+	"\n"
+	"  dmesg, oops and WARN lines   '[<ffffffffc0...>]', '0xffffffffc0...', at the\n"
+	"                               line's '[seconds]' (printk's clock is perf's)\n"
+	"  perf script output           '[unknown]' frames, at their sample's time\n"
+	"  bpftrace and bcc stacks      bare addresses, at --at (default: now, the\n"
+	"                               end of FILE, or the daemon's present)\n"
+	"\n"
+	"A named address gets ' NAME+0xOFF/0xLEN [MODULE]' after it (replacing a\n"
+	"following '[unknown]'); one nothing held at that time is left as it is.\n"
+	"Lines are flushed as they come, so it works on a live stream.\n"
+	"\n"
+	"Options:\n"
+	"  -i, --input FILE     a 'ksymtap record' file\n"
+	"  -s, --socket SOCKET  a 'ksymtap serve' daemon's socket\n"
+	"  -t, --at TIME        the time of lines that carry none\n"
+	"  -h, --help           this text\n"
+	"\n"
+	"Exit status: 0, 1 a FILE that cannot be read, a daemon that is gone (the\n"
+	"rest of the text is copied as it is) or an output error, 2 usage.\n"
+	"\n"
+	"Examples:\n"
+	"  dmesg | ksymtap symbolize -i ksym.data\n"
+	"  perf script | ksymtap symbolize -i ksym.data\n"
+	"  dmesg -w | ksymtap symbolize -s /run/ksymtap.sock\n";
+
+static void symbolize_usage(void)
+{
+	fputs(symbolize_help, stdout);
+}
+
+static int name(void *ctx, __u64 addr, __u64 t, char *buf, size_t size)
+{
+	return kt_lookup_name(ctx, addr, t, buf, size);
+}
+
+int cmd_symbolize(int argc, char **argv)
+{
+	static const struct option longopts[] = { KT_LOOKUP_LONGOPTS };
+	struct kt_lookup_opts o = { 0 };
+	const struct kt_cmd cmd = {
+		.name = "symbolize",
+		.shortopts = KT_LOOKUP_SHORTOPTS,
+		.longopts = longopts,
+		.help = symbolize_usage,
+		.opt = kt_lookup_opt,
+		.ctx = &o,
+	};
+	struct kt_lookup l;
+	kt_name_fn fn = name;
+	struct kt_common c;
+	char *line = NULL;
+	size_t cap = 0;
+	__u64 dflt, cur, t;
+	int status;
+
+	kt_common_init(&c);
+	if (kt_cmd_parse(&cmd, &c, argc, argv, &status) < 0)
+		return status;
+	status = kt_lookup_setup(&o, "symbolize", &l, &dflt);
+	cur = dflt;
+	while (!status && getline(&line, &cap, stdin) > 0) {
+		if (kt_perf_script_time(line, &t))
+			cur = t;
+		if (!kt_dmesg_time(line, &t))
+			t = cur;
+		if (fn && kt_symbolize_line(fn, &l, line, t, stdout) < 0) {
+			/* The daemon is gone (said once): the rest goes through as is. */
+			fn = NULL;
+		} else if (!fn) {
+			fputs(line, stdout);
+		}
+		if (fflush(stdout))
+			break;
+	}
+	free(line);
+	if (!status && !fn)
+		status = KT_EXIT_FAIL;
+	if (!status && ferror(stdout)) {
+		kt_err("writing to stdout: %m");
+		status = KT_EXIT_FAIL;
+	}
+	kt_lookup_fini(&l);
+	return status;
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Record encoders.  Each writes one record into a caller's buffer and returns
+ * its length, or -ENOSPC when the buffer is too small; none allocates, so the
+ * same code serves stdout, files and per-client socket queues.
+ */
+#ifndef KT_ENCODE_H
+#define KT_ENCODE_H
+
+#include <sys/types.h>
+#include "record/attrib.h"
+#include "record/record.h"
+
+enum kt_format {
+	KT_FMT_TEXT = 0,
+	KT_FMT_JSON,
+	KT_FMT_RAW,
+};
+
+/* Largest encoding of any record in any format (JSON escapes a byte in at
+ * most 6: the name and the cgroup path). */
+#define KT_ENCODE_MAX ((KT_NAME_MAX + KT_CGPATH_MAX) * 6 + 1024)
+
+int kt_format_parse(const char *s, enum kt_format *fmt);
+const char *kt_format_name(enum kt_format fmt);
+
+/* One line as `perf script --show-bpf-events` prints it. */
+ssize_t kt_encode_text(const struct kt_record *r, char *buf, size_t size);
+/* One JSON object and a newline. */
+ssize_t kt_encode_json(const struct kt_record *r, char *buf, size_t size);
+/* The perf record as the kernel lays it out, with a sample_id trailer for
+ * sample_type TID|TIME|CPU (see docs/formats.md). */
+ssize_t kt_encode_perf(const struct kt_record *r, void *buf, size_t size);
+/* PERF_RECORD_COMM {u32 pid, tid; char comm[]} for r's task, same trailer. */
+ssize_t kt_encode_perf_comm(const struct kt_record *r, void *buf, size_t size);
+ssize_t kt_encode(enum kt_format fmt, const struct kt_record *r, void *buf, size_t size);
+
+/* JSON string escaping (quotes included); returns length or -ENOSPC. */
+ssize_t kt_json_str(char *buf, size_t size, const char *s);
+
+#endif

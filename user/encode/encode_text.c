@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The text format is perf script's: tools/perf/builtin-script.c
+ * perf_sample__fprintf_start() prints "%16s %5d [%03d] %12s: " (comm, tid, cpu,
+ * time as sec.usec, truncated) for the default software-event fields, then
+ * perf_event__fprintf_ksymbol() / perf_event__fprintf_bpf().
+ *
+ * The lines are put together by hand, not with snprintf(): it is the
+ * default format, and glibc's printf machinery was most of the reader's cost
+ * per record (BENCHMARKS.md, "where the time goes").  The output is byte for
+ * byte what those printf formats give (tests/unit/test_encode.c).
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include "encode/encode.h"
+#include "ksymtap.h"
+
+/* The longest line: the prefix (comm 15, tid and cpu 11 each, time 27), the
+ * longest record body with 20-digit numbers, and a name of KT_NAME_MAX - 1. */
+#define LINE_MAX (128 + 160 + KT_NAME_MAX)
+
+#define LIT(o, lit) (memcpy(o, lit, sizeof(lit) - 1), (o) + sizeof(lit) - 1)
+/* The record names, padded to 32 bytes: a constant 32-byte copy is two
+ * vector moves, 22-27 bytes are a call to memcpy().  LINE_MAX has room for
+ * the overhang. */
+#define LIT32(o, arr, len) (memcpy(o, arr, 32), (o) + (len))
+static const char ksymbol_lit[32] = "PERF_RECORD_KSYMBOL addr ";
+static const char bpf_event_lit[32] = "PERF_RECORD_BPF_EVENT type ";
+static const char lost_lit[32] = "PERF_RECORD_LOST lost ";
+
+static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+			    "25262728293031323334353637383940414243444546474849"
+			    "50515253545556575859606162636465666768697071727374"
+			    "75767778798081828384858687888990919293949596979899";
+
+/* Digits of v, at the end of tmp[24], two at a time; constant divisors
+ * become multiplications. */
+static inline __attribute__((always_inline)) char *dec(char tmp[24], unsigned long long v)
+{
+	char *q = tmp + 24;
+
+	while (v >= 100) {
+		q -= 2;
+		memcpy(q, pairs + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10) {
+		q -= 2;
+		memcpy(q, pairs + 2 * v, 2);
+	} else {
+		*--q = '0' + v;
+	}
+	return q;
+}
+
+static inline __attribute__((always_inline)) char *copy_short(char *o, const char *q, size_t n)
+{
+	while (n--)
+		*o++ = *q++;
+	return o;
+}
+
+/* "%llu" */
+static inline __attribute__((always_inline)) char *put_u(char *o, unsigned long long v)
+{
+	char tmp[24], *q = dec(tmp, v);
+
+	return copy_short(o, q, tmp + 24 - q);
+}
+
+/* "%llx": as many nibbles as v has, no loop over leading zeros. */
+static inline __attribute__((always_inline)) char *put_x(char *o, unsigned long long v)
+{
+	int n = v ? (64 - __builtin_clzll(v) + 3) / 4 : 1, i;
+
+	for (i = n - 1; i >= 0; i--, v >>= 4)
+		o[i] = "0123456789abcdef"[v & 15];
+	return o + n;
+}
+
+/* "%*d" (pad ' ') or "%0*d" (pad '0'). */
+static inline __attribute__((always_inline)) char *put_d(char *o, int v, int width, char pad)
+{
+	unsigned long long m = v < 0 ? -(long long)v : v;
+	char tmp[24], *q = dec(tmp, m);
+	int n = tmp + 24 - q + (v < 0);
+
+	if (pad == '0' && v < 0)
+		*o++ = '-';
+	for (; n < width; n++)
+		*o++ = pad;
+	if (pad != '0' && v < 0)
+		*o++ = '-';
+	return copy_short(o, q, tmp + 24 - q);
+}
+
+/* "%*s", right-aligned in width, never truncated. */
+static inline __attribute__((always_inline)) char *put_s(char *o, const char *s, size_t n,
+							 size_t width)
+{
+	for (; n < width; width--)
+		*o++ = ' ';
+	return copy_short(o, s, n);
+}
+
+/* Without a bound check per field: straight into buf when it has LINE_MAX
+ * bytes, else into a line of its own and then copied. */
+/* Over 60 lines: one record's line, field by field, without a bound check
+ * per field (the text encoder's speed, BENCHMARKS.md). */
+ssize_t kt_encode_text(const struct kt_record *r, char *buf, size_t size)
+{
+	unsigned long long usecs = r->time / 1000, usec;
+	char line[LINE_MAX], tstr[32], tmp[24], *start = size >= LINE_MAX ? buf : line, *t, *q;
+	char *o = start;
+	const char *comm = r->comm;
+	char pidcomm[KT_COMM_LEN];
+	int tid = (int)r->tid, cpu = (int)r->cpu, i;
+	size_t n;
+
+	/* perf's synthesized records carry an all-zero sample_id, so perf prints
+	 * them as the idle task at time 0. */
+	if (r->rflags & KT_RF_SNAPSHOT) {
+		comm = "swapper";
+		tid = 0;
+		cpu = 0;
+		usecs = 0;
+	} else if (r->rflags & KT_RF_NO_TASK) {
+		comm = ":-1";
+		tid = -1;
+	} else if (!r->comm[0]) {
+		/* A task whose name is unknown: perf's thread__new() names it
+		 * ":TID". */
+		snprintf(pidcomm, sizeof(pidcomm), ":%d", tid);
+		comm = pidcomm;
+	}
+	if (r->type != KT_RECORD_KSYMBOL && r->type != KT_RECORD_BPF_EVENT &&
+	    r->type != KT_RECORD_LOST)
+		return -EINVAL;
+
+	/* "%llu.%06llu" */
+	q = dec(tmp, usecs / 1000000);
+	t = copy_short(tstr, q, tmp + 24 - q);
+	*t++ = '.';
+	for (i = 4, usec = usecs % 1000000; i >= 0; i -= 2, usec /= 100)
+		memcpy(t + i, pairs + 2 * (usec % 100), 2);
+	t += 6;
+
+	/* "%16s %5d [%03d] %12s: " */
+	o = put_s(o, comm, strnlen(comm, KT_COMM_LEN), 16);
+	*o++ = ' ';
+	o = put_d(o, tid, 5, ' ');
+	o = LIT(o, " [");
+	o = put_d(o, cpu, 3, '0');
+	o = LIT(o, "] ");
+	o = put_s(o, tstr, t - tstr, 12);
+	o = LIT(o, ": ");
+
+	switch (r->type) {
+	case KT_RECORD_KSYMBOL:
+		/* "PERF_RECORD_KSYMBOL addr %lx len %u type %u flags 0x%x name %s\n" */
+		o = LIT32(o, ksymbol_lit, 25);
+		o = put_x(o, r->addr);
+		o = LIT(o, " len ");
+		o = put_u(o, r->len);
+		o = LIT(o, " type ");
+		o = put_u(o, r->ksym_type);
+		o = LIT(o, " flags 0x");
+		o = put_x(o, r->flags);
+		o = LIT(o, " name ");
+		n = strnlen(r->name, KT_NAME_MAX - 1);
+		memcpy(o, r->name, n);
+		o += n;
+		break;
+	case KT_RECORD_BPF_EVENT:
+		/* "PERF_RECORD_BPF_EVENT type %u, flags %u, id %u\n" */
+		o = LIT32(o, bpf_event_lit, 27);
+		o = put_u(o, r->bpf_type);
+		o = LIT(o, ", flags ");
+		o = put_u(o, r->bpf_flags);
+		o = LIT(o, ", id ");
+		o = put_u(o, r->prog_id);
+		break;
+	case KT_RECORD_LOST:
+		/* "PERF_RECORD_LOST lost %lu\n" */
+		o = LIT32(o, lost_lit, 22);
+		o = put_u(o, r->lost);
+		break;
+	}
+	*o++ = '\n';
+	n = o - start;
+	if (n >= size)
+		return -ENOSPC;
+	if (start == line)
+		memcpy(buf, line, n);
+	buf[n] = 0;
+	return n;
+}

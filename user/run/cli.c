@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* The options every command shares, their help and their parsing. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "run/cli.h"
+#include "backend/hooks.h"
+#include "util/log.h"
+
+const char kt_common_help[] =
+	"  -b, --backend bpf|native|auto\n"
+	"                       bpf: ksymtap's fentry/fexit programs; native: the\n"
+	"                       kernel's own perf records; auto (default): bpf, else\n"
+	"                       native, saying why on stderr\n"
+	"  -f, --format text|json|raw\n"
+	"                       text (default): perf script --show-bpf-events lines;\n"
+	"                       json: one object per line; raw: binary perf records\n"
+	"  -d, --duration SEC   stop after SEC seconds (default: SIGINT/SIGTERM)\n"
+	"      --ringbuf-size SIZE\n"
+	"                       BPF ring buffer size, a power of two (default 1M)\n"
+	"      --native-pages N data pages per CPU of the native rings (default 64)\n"
+	"      --wakeup-ms MS   bpf: wake the reader at most every MS ms (default 10),\n"
+	"                       or when a quarter of the ring is waiting; 0 wakes\n"
+	"                       it for every record (lowest latency, most cost on\n"
+	"                       the program-load path)\n"
+	"      --disable-hook NAME\n"
+	"                       do not attach hook NAME (program or kernel function\n"
+	"                       name, see -v); repeatable\n"
+	"  -v, --verbose        every hook and why any is off; libbpf's messages\n"
+	"                       (-vv: start-up steps, timed; -vvv: every event of\n"
+	"                       the BPF hooks, with the hook that made it)\n"
+	"  -h, --help           this text\n";
+
+const char kt_live_help[] =
+	"      --no-snapshot    do not list what exists at start-up; only what is\n"
+	"                       registered and unregistered from then on\n"
+	"      --kallsyms FILE  keep FILE as a kallsyms-format list of the live\n"
+	"                       dynamic symbols (perf report --kallsyms FILE),\n"
+	"                       replaced atomically on a change, at most every\n"
+	"                       100 ms\n"
+	"      --cgroup-root DIR\n"
+	"                       the host's cgroup2 mount, for JSON's cgroup paths\n"
+	"                       (default /sys/fs/cgroup; in a container, where the\n"
+	"                       host's tree is mounted)\n";
+
+void kt_print_common_help(const char *omit)
+{
+	const char *p = kt_common_help, *nl;
+	bool skip = false;
+
+	for (; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			break;
+		/* An option starts "  -x," or "      --long"; its text follows. */
+		if (!strncmp(p, "  -", 3) || !strncmp(p, "      --", 8))
+			skip = omit && !strncmp(p + 2, omit, strlen(omit));
+		if (!skip)
+			fwrite(p, 1, nl + 1 - p, stdout);
+	}
+}
+
+void kt_common_init(struct kt_common *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->backend = "auto";
+	/* 1M: ~8,000 records (~2,000 program loads and unloads) of headroom;
+	 * no losses in a 20,000-program burst (BENCHMARKS.md).  The ring is
+	 * mapped twice into the reader (wrap-around), all of it resident, so its
+	 * size counts double in ksymtap's RSS. */
+	c->bo.ringbuf_size = 1 << 20;
+	c->bo.native_pages = 64;
+	c->bo.wakeup_ms = 10;
+	c->bo.walker = true;
+	c->bo.debug_empty = getenv("KSYMTAP_DEBUG_EMPTY") != NULL;
+	c->bo.debug_ktime = getenv("KSYMTAP_DEBUG_KTIME") != NULL;
+	c->fmt = KT_FMT_TEXT;
+}
+
+int kt_parse_size(const char *s, unsigned long long *out)
+{
+	unsigned long long v, mul = 1;
+	char *end;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s || *s == '-')
+		return -EINVAL;
+	if (*end == 'k' || *end == 'K')
+		mul = 1ULL << 10;
+	else if (*end == 'm' || *end == 'M')
+		mul = 1ULL << 20;
+	else if (*end == 'g' || *end == 'G')
+		mul = 1ULL << 30;
+	else if (*end)
+		return -EINVAL;
+	if (*end && end[1])
+		return -EINVAL;
+	if (v > (~0ULL) / mul)
+		return -ERANGE;
+	*out = v * mul;
+	return 0;
+}
+
+static bool pow2(unsigned long long v)
+{
+	return v && !(v & (v - 1));
+}
+
+/* Over 60 lines: one switch case per shared option, as bpftool and perf
+ * parse theirs. */
+int kt_common_opt(struct kt_common *c, int opt, const char *arg)
+{
+	unsigned long long v;
+	char *end;
+	int h;
+
+	switch (opt) {
+	case 'b':
+		if (!kt_backend_valid_name(arg)) {
+			kt_err("--backend: '%s' is not bpf, native or auto", arg);
+			return -1;
+		}
+		c->backend = arg;
+		return 1;
+	case 'f':
+		if (kt_format_parse(arg, &c->fmt)) {
+			kt_err("--format: '%s' is not text, json or raw", arg);
+			return -1;
+		}
+		return 1;
+	case 'd':
+		errno = 0;
+		c->duration = strtod(arg, &end);
+		if (errno || end == arg || *end || c->duration <= 0) {
+			kt_err("--duration: '%s' is not a positive number of seconds", arg);
+			return -1;
+		}
+		return 1;
+	case OPT_RINGBUF_SIZE: {
+		long pg = sysconf(_SC_PAGESIZE);
+
+		if (kt_parse_size(arg, &v) || !pow2(v) || v < (unsigned long long)pg ||
+		    v > (1ULL << 31)) {
+			kt_err("--ringbuf-size: '%s' is not a power of two between %ld and 2G", arg,
+			       pg);
+			return -1;
+		}
+		c->bo.ringbuf_size = v;
+		return 1;
+	}
+	case OPT_WAKEUP_MS:
+		errno = 0;
+		v = strtoull(arg, &end, 10);
+		if (errno || end == arg || *end || v > 1000) {
+			kt_err("--wakeup-ms: '%s' is not a number of milliseconds up to 1000", arg);
+			return -1;
+		}
+		c->bo.wakeup_ms = v;
+		return 1;
+	case OPT_NATIVE_PAGES:
+		if (kt_parse_size(arg, &v) || !pow2(v) || v > 65536) {
+			kt_err("--native-pages: '%s' is not a power of two up to 65536", arg);
+			return -1;
+		}
+		c->bo.native_pages = v;
+		return 1;
+	case OPT_DISABLE_HOOK:
+		h = kt_hook_lookup(arg);
+		if (h < 0) {
+			kt_err("--disable-hook: no hook named '%s' (see ksymtap -v)", arg);
+			return -1;
+		}
+		c->bo.disabled |= 1UL << h;
+		return 1;
+	case OPT_NO_SNAPSHOT:
+		c->no_snapshot = true;
+		c->bo.walker = false;
+		return 1;
+	case OPT_CGROUP_ROOT:
+		if (!arg[0]) {
+			kt_err("--cgroup-root: empty directory name");
+			return -1;
+		}
+		c->cgroup_root = arg;
+		return 1;
+	case OPT_KALLSYMS:
+		if (!arg[0]) {
+			kt_err("--kallsyms: empty file name");
+			return -1;
+		}
+		c->kallsyms = arg;
+		return 1;
+	case 'v':
+		kt_verbose++;
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <stdio.h>
+#include <string.h>
+#include "run/cmd_opts.h"
+#include "util/log.h"
+
+int kt_cmd_parse(const struct kt_cmd *cmd, struct kt_common *c, int argc, char **argv, int *status)
+{
+	char shortopts[64];
+	int opt, r;
+
+	snprintf(shortopts, sizeof(shortopts), "%s%s", cmd->args == KT_ARGS_NONE ? "" : "+",
+		 cmd->shortopts);
+	while ((opt = getopt_long(argc, argv, shortopts, cmd->longopts, NULL)) != -1) {
+		r = cmd->opt ? cmd->opt(cmd->ctx, opt, optarg) : 0;
+		if (!r && c)
+			r = kt_common_opt(c, opt, optarg);
+		if (r < 0)
+			goto usage;
+		if (r)
+			continue;
+		if (opt == 'h') {
+			cmd->help();
+			*status = KT_EXIT_OK;
+			return -1;
+		}
+		fprintf(stderr, "Try 'ksymtap %s --help'.\n", cmd->name);
+		goto usage;
+	}
+	if (optind < argc && cmd->args == KT_ARGS_NONE) {
+		kt_err("unexpected argument '%s' (try 'ksymtap %s --help')", argv[optind],
+		       cmd->name);
+		goto usage;
+	}
+	if (optind < argc && cmd->args == KT_ARGS_CMD_AFTER_DASHDASH &&
+	    strcmp(argv[optind - 1], "--")) {
+		kt_err("unexpected argument '%s' (a command goes after --)", argv[optind]);
+		goto usage;
+	}
+	return optind;
+usage:
+	*status = KT_EXIT_USAGE;
+	return -1;
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The one option loop of every command (bpftool's do_<cmd>() style): a
+ * command describes its options and says what its own ones mean; the loop
+ * does the rest the same way everywhere (shared options, --help, the usage
+ * line, stray arguments).
+ */
+#ifndef KT_CMD_OPTS_H
+#define KT_CMD_OPTS_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include "run/cli.h"
+
+enum kt_cmd_args {
+	KT_ARGS_NONE, /* no positional argument */
+	KT_ARGS_CMD, /* the rest is CMD and its arguments ("+": its options stay its own) */
+	KT_ARGS_CMD_AFTER_DASHDASH, /* the same, but only after "--" */
+};
+
+struct kt_cmd {
+	const char *name; /* "stream": for "Try 'ksymtap stream --help'." */
+	const char *shortopts; /* all of them, the shared ones included */
+	const struct option *longopts;
+	enum kt_cmd_args args;
+	/* Prints the whole --help on stdout. */
+	void (*help)(void);
+	/* Called first for every option: 1 handled, 0 not the command's own
+	 * (the shared kt_common_opt() then), -1 a bad value or an option this
+	 * command refuses (it printed one line).  NULL: none of its own. */
+	int (*opt)(void *ctx, int opt, const char *arg);
+	void *ctx;
+};
+
+/*
+ * Parse argv for cmd into c (kt_common_init() first).  Returns -1 and sets
+ * *status when the command is to exit now (KT_EXIT_OK after --help,
+ * KT_EXIT_USAGE after one printed line), else the index of the first
+ * positional argument.
+ */
+int kt_cmd_parse(const struct kt_cmd *cmd, struct kt_common *c, int argc, char **argv, int *status);
+
+#endif

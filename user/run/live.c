@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* What a command does around its run: the start-up snapshot, the ready
+ * line, and the one report of a failure. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "run/cli.h"
+#include "util/log.h"
+#include "run/resync.h"
+#include "snapshot/snapshot.h"
+
+struct adopt_ctx {
+	struct kt_pipeline *p;
+	struct kt_backend *b;
+};
+
+static int emit_and_adopt(void *ctx, struct kt_record *r)
+{
+	struct adopt_ctx *a = ctx;
+
+	kt_backend_adopt(a->b, r);
+	return kt_pipeline_emit(a->p, r);
+}
+
+int kt_emit_snapshot(struct kt_pipeline *p, struct kt_backend *b)
+{
+	struct adopt_ctx a = { .p = p, .b = b };
+	/* Tests point KSYMTAP_KALLSYMS at /dev/null to check the built names
+	 * against the kernel's (docs/snapshot.md). */
+	struct kt_walker wk = { .prog_fd = -1,
+				.map_fd = -1,
+				.kallsyms = getenv("KSYMTAP_KALLSYMS") };
+	struct kt_snapshot_stats st;
+	char why[256] = "";
+	int err;
+
+	if (b && b->ops->walker)
+		b->ops->walker(b, &wk);
+	if (b && b->ops->adopt)
+		err = kt_snapshot(&wk, emit_and_adopt, &a, &st, why, sizeof(why));
+	else
+		err = kt_snapshot(&wk, kt_pipeline_emit, p, &st, why, sizeof(why));
+	if (err && why[0])
+		kt_err("snapshot: %s", why);
+	else if (err)
+		kt_report(p, err, "snapshot");
+	return err;
+}
+
+void kt_report(const struct kt_pipeline *p, int err, const char *doing)
+{
+	const char *why = kt_pipeline_why(p);
+
+	if (why)
+		kt_err("%s", why);
+	else
+		kt_err("%s: %s", doing, strerror(-err));
+}
+
+int kt_live_start(struct kt_common *c, struct kt_pipeline *p, struct kt_backend *b,
+		  struct kt_kallsyms_file *kf)
+{
+	return kt_live_start_ready(c, p, b, kf, "");
+}
+
+int kt_live_start_ready(struct kt_common *c, struct kt_pipeline *p, struct kt_backend *b,
+			struct kt_kallsyms_file *kf, const char *ready_extra)
+{
+	char sources[128];
+	int err;
+
+	if (c->cgroup_root && kt_pipeline_cgroup_root(p, c->cgroup_root))
+		kt_warn("--cgroup-root %s is not a usable cgroup2 mount; cgroup paths are unknown",
+			c->cgroup_root);
+	if (c->kallsyms) {
+		kt_kallsyms_file_init(kf, c->kallsyms, p->tab);
+		err = kt_pipeline_add_sink(p, &kf->sink);
+		if (err) {
+			kt_err("--kallsyms: %s", strerror(-err));
+			return err;
+		}
+	}
+	/* After the hooks are live, so that whatever the enumeration misses is
+	 * in flight in the backend and whatever both see is deduplicated by
+	 * the table (docs/snapshot.md). */
+	if (!c->no_snapshot) {
+		kt_trace("snapshot: start");
+		err = kt_emit_snapshot(p, b);
+		kt_trace("snapshot: done");
+		if (err == -EPERM)
+			kt_info("--no-snapshot starts without it");
+		if (err)
+			return err;
+		/* Without a start-up snapshot, the table is not the kernel's
+		 * and an enumeration would register everything in it. */
+		kt_resync_init(p, b);
+	}
+	err = kt_pipeline_flush(p);
+	if (err) {
+		kt_report(p, err, "snapshot");
+		return err;
+	}
+	b->ops->describe(b, sources, sizeof(sources));
+	kt_info("ready: backend %s; sources: %s%s", b->ops->name, sources, ready_extra);
+	return 0;
+}
+
+int kt_open_backend(const struct kt_common *c, struct kt_pipeline *p, struct kt_backend **b)
+{
+	char why[300];
+	int err = kt_backend_open(c->backend, &c->bo, kt_pipeline_emit, p, b, why, sizeof(why));
+
+	if (err)
+		kt_err("%s", why);
+	return err;
+}

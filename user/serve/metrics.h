@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Prometheus text exposition format, for node exporter's textfile collector:
+ * the file is written beside its final name and renamed over it, so the
+ * collector never reads half of one.
+ */
+#ifndef KT_METRICS_H
+#define KT_METRICS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include "sink/pipeline.h"
+#include "serve/serve.h"
+
+struct kt_metrics {
+	const char *backend; /* "bpf" | "native" */
+	const struct kt_pipeline *p;
+	/* The backend's own drops: BPF ring buffer, native perf rings. */
+	unsigned long long ringbuf_lost, native_lost;
+	unsigned long long hook_missed; /* hook runs the kernel skipped */
+	bool has_hooks;
+	unsigned long hooks; /* bit per enum kt_hook */
+	const struct kt_serve_stats *serve; /* NULL: not serving */
+	double start_time; /* unix seconds */
+};
+
+int kt_metrics_print(FILE *f, const struct kt_metrics *m);
+/* Atomically replace path; -errno. */
+int kt_metrics_write(const char *path, const struct kt_metrics *m);
+
+#endif
