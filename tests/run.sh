@@ -105,7 +105,7 @@ fi
 # lists (tests/vm/kernels.sh); then the kernels boot side by side, as many at
 # once as there are CPUs (each guest runs single-threaded TCG, one host core),
 # and their reports are printed in the order asked for.
-declare -a vargs vname vout vcnt vpid
+vargs=() vname=() vout=() vcnt=() vpid=()
 for v in "${vms[@]}"; do
 	case $v in
 	"--line "*)

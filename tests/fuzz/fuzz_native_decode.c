@@ -3,7 +3,7 @@
  * then its encodings, as a client would receive them. */
 #include "encode/encode.h"
 #include "fuzz.h"
-#include "backend/native.h"
+#include "record/native_decode.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <linux/perf_event.h>
 #include "encode/encode.h"
-#include "backend/native.h"
+#include "record/native_decode.h"
 #include "unit.h"
 
 static struct kt_record ksym(const char *name)

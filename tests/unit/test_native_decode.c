@@ -9,7 +9,7 @@
 #include <errno.h>
 #include <linux/perf_event.h>
 #include "encode/encode.h"
-#include "backend/native.h"
+#include "record/native_decode.h"
 #include "unit.h"
 
 static struct kt_record sample(__u32 type)

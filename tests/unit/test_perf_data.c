@@ -14,7 +14,7 @@
 #include <linux/perf_event.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include "backend/native.h"
+#include "record/native_decode.h"
 #include "sink/perf_data.h"
 #include "unit.h"
 

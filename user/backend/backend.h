@@ -81,17 +81,6 @@ struct kt_backend_ops {
 extern const struct kt_backend_ops kt_bpf_backend;
 extern const struct kt_backend_ops kt_native_backend;
 
-/*
- * Open "bpf", "native" or "auto".  auto: the BPF hooks, each source they
- * cannot watch from the kernel's native records (one warning line says which
- * and why), or all of it from native records if no hook works (one line says
- * why).  bpf: the hooks alone, a source they cannot watch named on stderr as
- * missing.  The result is one backend whatever its parts (user/backend/hybrid.c).
- * -errno and why on failure.
- */
-int kt_backend_open(const char *which, const struct kt_backend_opts *o, kt_emit_fn emit, void *ctx,
-		    struct kt_backend **out, char *why, size_t why_size);
-int kt_backend_valid_name(const char *which);
 /* The ready line's sources: each by name, "(native)" if in native_mask,
  * "(absent)" or "(missing)" by its state. */
 void kt_sources_describe(const struct kt_source_report *r, unsigned int native_mask, char *buf,

@@ -1,16 +1,10 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
-/* Pieces of the native backend that the tests use directly. */
+/* What the native backend's fuzzer drives directly. */
 #ifndef KT_NATIVE_H
 #define KT_NATIVE_H
 
-#include <stddef.h>
-#include "record/comm.h"
-#include "record/record.h"
-
-/* Decode one perf record (header included, sample_id TID|TIME|CPU): 1 if it is
- * a KSYMBOL, BPF_EVENT or LOST, 2 for a COMM (pid, tid, comm filled in), 0 for
- * other types, -EINVAL if malformed. */
-int kt_native_decode(struct kt_record *r, const void *data, size_t size);
+/* A cpulist like "0-3,5,7-8" (/sys/devices/system/cpu/online) into a mask
+ * of max bytes, one per CPU. */
 int kt_parse_cpulist(const char *s, unsigned char *mask, int max);
 
 #endif

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include "backend/native.h"
+#include "record/native_decode.h"
 #include "history/perf_in.h"
 #include "history/record_file.h"
 

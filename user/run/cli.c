@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "backend/open.h"
 #include "run/cli.h"
 #include "backend/hooks.h"
 #include "util/log.h"

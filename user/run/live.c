@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "backend/open.h"
 #include "run/cli.h"
 #include "util/log.h"
 #include "run/resync.h"
