@@ -33,6 +33,14 @@ else
 OUTPUT ?= build/$(ARCH)
 CROSS_COMPILE ?= $(if $(filter arm64,$(ARCH)),aarch64-linux-gnu-,x86_64-linux-gnu-)
 CC := $(CROSS_COMPILE)gcc
+AR := $(CROSS_COMPILE)ar
+endif
+# Debian's libevent-dev is not Multi-Arch: same, so the arm64 one cannot be
+# installed beside the host's: make deps unpacks its static libraries here
+# (the headers are the host's: event-config.h is the same on both arches).
+ARM64_LIBEVENT ?= /usr/local/lib/ksymtap/arm64
+ifeq ($(ARCH)$(HOST_ARCH),arm64x86)
+ARM64_LIBEVENT_L := -L$(ARM64_LIBEVENT)
 endif
 CLANG ?= clang
 LLVM_STRIP ?= llvm-strip
@@ -44,7 +52,8 @@ DEB_PACKAGES := make gcc libc6-dev clang llvm libbpf-dev bpftool libelf-dev \
 	zlib1g-dev pkg-config qemu-system-x86 busybox-static cpio linux-perf \
 	kmod iproute2 ca-certificates debian-archive-keyring jq util-linux \
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm debootstrap \
-	libclang-rt-dev time
+	libclang-rt-dev time libevent-dev curl prometheus scdoc man-db file \
+	debhelper dpkg-dev lintian buildah
 DEB_PACKAGES_ARM64 := libbpf-dev:arm64 libelf-dev:arm64 zlib1g-dev:arm64
 
 # clang's own system include dirs, so the BPF side finds <asm/...> without
@@ -59,7 +68,8 @@ CFLAGS ?= -g -O2
 CFLAGS += $(SAN_FLAGS) -std=gnu11 -Wall -Wextra -Werror -Wmissing-field-initializers \
 	-Wshadow -Wno-unused-parameter -D_GNU_SOURCE -Iinclude -Iuser -I$(OUTPUT)
 LDFLAGS ?=
-LDLIBS_STATIC := $(if $(SAN_FLAGS),,-static) -lbpf -lelf -lz
+LDLIBS_STATIC := $(if $(SAN_FLAGS),,-static) -lbpf -lelf -lz \
+	$(ARM64_LIBEVENT_L) -levent_pthreads -levent_extra -levent_core -pthread
 
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.bpf.o,$(BPF_SRCS))
@@ -73,8 +83,11 @@ USER_SRCS := $(wildcard user/*/*.c)
 USER_HDRS := $(wildcard user/*/*.h)
 USER_OBJS := $(patsubst user/%.c,$(OUTPUT)/user/%.o,$(USER_SRCS))
 LIB_OBJS := $(filter-out $(OUTPUT)/user/cmd/main.o,$(USER_OBJS))
+# The library as an archive for the test programs: each takes only the
+# objects it calls into (libevent only where serve's HTTP side is).
+LIB_A := $(OUTPUT)/libksymtap.a
 
-UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_SRCS := $(wildcard tests/unit/*/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/unit/%,$(UNIT_SRCS))
 UNIT_COMMON := $(OUTPUT)/tests/unit/unit.o
 
@@ -128,7 +141,7 @@ $(OUTPUT)/ksymtap.skel.h: $(OUTPUT)/ksymtap.linked.o
 # The version a binary reports (--version, metrics): git describe at build
 # time ("unknown" outside a git checkout), in a header rewritten only when it
 # changes, so that only what includes it is rebuilt.
-VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo unknown)
+VERSION := $(or $(KSYMTAP_VERSION),$(shell git describe --tags --always --dirty 2>/dev/null || echo unknown))
 $(OUTPUT)/version.h: FORCE | $(OUTPUT)
 	$(Q)echo '#define KT_VERSION "$(VERSION)"' >$@.tmp
 	$(Q)cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
@@ -140,28 +153,41 @@ $(OUTPUT)/user/%.o: user/%.c $(wildcard include/*.h) $(USER_HDRS) $(SKELS) | $(O
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
+# glibc warns at a static link of every function that would need its NSS
+# modules at run time: libevent's evutil.o refers to getaddrinfo(),
+# getservbyname() and getprotobynumber(), which ksymtap never calls (serve
+# --metrics-listen takes numeric addresses only).  Those three warnings are
+# left out of the output; any other stays.
 $(OUTPUT)/ksymtap: $(USER_OBJS)
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS_STATIC) -o $@
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS_STATIC) -o $@ 2>$@.ld; rc=$$?; \
+		grep -vE "evutil.o\): in function|warning: Using '(getaddrinfo|getservbyname|getprotobynumber)' in statically linked" $@.ld >&2; \
+		rm -f $@.ld; exit $$rc
 
-# Host unit tests: one binary per tests/unit/test_*.c, linked with the library
-# objects and the small assertion helpers in tests/unit/unit.c.
+$(LIB_A): $(LIB_OBJS)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+# Host unit tests: one binary per tests/unit/LAYER/test_*.c (the layer of
+# what it tests, as in user/), linked with the library objects and the small
+# assertion helpers in tests/unit/unit.c.
 $(OUTPUT)/tests/unit/unit.o: tests/unit/unit.c tests/unit/unit.h | $(OUTPUT)/tests/unit
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -Itests/unit -c $< -o $@
 
-$(OUTPUT)/tests/unit/%: tests/unit/%.c $(UNIT_COMMON) $(LIB_OBJS) tests/unit/unit.h | $(OUTPUT)/tests/unit
+$(OUTPUT)/tests/unit/%: tests/unit/%.c $(UNIT_COMMON) $(LIB_A) tests/unit/unit.h | $(OUTPUT)/tests/unit
 	$(call msg,TEST-CC,$@)
-	$(Q)$(CC) $(CFLAGS) -Itests/unit $< $(UNIT_COMMON) $(LIB_OBJS) $(LDLIBS_STATIC) -o $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -Itests/unit $< $(UNIT_COMMON) $(LIB_A) $(LDLIBS_STATIC) -o $@
 
 $(OUTPUT)/tests/vm/%.bpf.o: tests/vm/progs/%.bpf.c vmlinux.h | $(OUTPUT)/tests/vm
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@.tmp
 	$(Q)$(LLVM_STRIP) -g $@.tmp -o $@ && rm -f $@.tmp
 
-$(OUTPUT)/tests/vm/%: tests/vm/progs/%.c $(LIB_OBJS) | $(OUTPUT)/tests/vm
+$(OUTPUT)/tests/vm/%: tests/vm/progs/%.c $(LIB_A) | $(OUTPUT)/tests/vm
 	$(call msg,VM-CC,$@)
-	$(Q)$(CC) $(CFLAGS) $< $(LIB_OBJS) $(LDLIBS_STATIC) -o $@
+	$(Q)$(CC) $(CFLAGS) $< $(LIB_A) $(LDLIBS_STATIC) -o $@
 
 $(OUTPUT)/tests/host/%: tests/host/%.c | $(OUTPUT)/tests/host
 	$(call msg,HOST-CC,$@)
@@ -172,9 +198,9 @@ $(OUTPUT)/tests/bench/%: tests/bench/progs/%.c | $(OUTPUT)/tests/bench
 	$(Q)$(CC) $(CFLAGS) $< -static -pthread -o $@
 
 # The query benchmark links the daemon's own objects (host only, make bench).
-$(OUTPUT)/tests/bench/ktbquery: tests/bench/query/ktbquery.c $(LIB_OBJS) | $(OUTPUT)/tests/bench
+$(OUTPUT)/tests/bench/ktbquery: tests/bench/query/ktbquery.c $(LIB_A) | $(OUTPUT)/tests/bench
 	$(call msg,BENCH-CC,$@)
-	$(Q)$(CC) $(CFLAGS) $< $(LIB_OBJS) $(LDLIBS_STATIC) -o $@
+	$(Q)$(CC) $(CFLAGS) $< $(LIB_A) $(LDLIBS_STATIC) -o $@
 
 # libFuzzer harnesses (tests/fuzz/): built in the SAN=1 tree, against its
 # instrumented library objects.
@@ -182,9 +208,9 @@ FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(OUTPUT)/tests/fuzz/%,$(FUZZ_SRCS))
 $(OUTPUT)/tests/fuzz:
 	$(Q)mkdir -p $@
-$(OUTPUT)/tests/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h tests/fuzz/fuzz_history.h $(LIB_OBJS) | $(OUTPUT)/tests/fuzz
+$(OUTPUT)/tests/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h tests/fuzz/fuzz_history.h $(LIB_A) | $(OUTPUT)/tests/fuzz
 	$(call msg,FUZZ-CC,$@)
-	$(Q)$(CC) $(CFLAGS) -fsanitize=fuzzer $< $(LIB_OBJS) $(LDLIBS_STATIC) -o $@
+	$(Q)$(CC) $(CFLAGS) -fsanitize=fuzzer $< $(LIB_A) $(LDLIBS_STATIC) -o $@
 
 .PHONY: unit-build vm-build host-build bench-build fuzz-build
 fuzz-build: $(FUZZ_BINS)
@@ -201,10 +227,13 @@ KERNELS ?= 5.10 6.1 6.12 6.18 newest
 # arm64 kernel lines, booted under qemu-system-aarch64 with build/arm64/
 # (ARM64_KERNELS= leaves arm64 out).  Listed first: they take longest.
 ARM64_KERNELS ?= 6.1 6.12 newest
-VM_LINES = $(foreach k,$(ARM64_KERNELS),--vm arm64:$(k)) $(foreach k,$(KERNELS),--vm $(k))
+# The DaemonSet's pod under podman (amd64), on these lines.
+POD_KERNELS ?= 6.12 newest
+VM_LINES = $(foreach k,$(ARM64_KERNELS),--vm arm64:$(k)) $(foreach k,$(KERNELS),--vm $(k)) \
+	$(foreach k,$(POD_KERNELS),--pod $(k))
 
 .PHONY: test unittest vmtest arm64-build san-build
-test: all unit-build vm-build host-build san-build $(if $(strip $(ARM64_KERNELS)),arm64-build)
+test: all unit-build vm-build host-build san-build arm64-build man deb image
 	$(Q)tests/run.sh --unit --san build/asan $(VM_LINES)
 
 # The unit tests and ksymtap with ASan, UBSan and LSan (make SAN=1), which
@@ -225,6 +254,13 @@ fuzz: san-build
 arm64-build:
 	$(Q)$(MAKE) ARCH=arm64 all vm-build
 
+# make test-noisy: the unit and host tests while a neighbour loads and
+# unloads BPF programs on every CPU (tests/noisy.sh): a test that judged
+# anything but its own work would fail here.
+.PHONY: test-noisy
+test-noisy: all unit-build vm-build host-build san-build man deb image
+	$(Q)tests/noisy.sh --unit --san build/asan
+
 unittest: all unit-build vm-build host-build san-build
 	$(Q)tests/run.sh --unit --san build/asan
 
@@ -242,6 +278,106 @@ endif
 .PHONY: hook-table
 hook-table:
 	$(Q)tests/vm/hook_table.sh --update docs/kernel-facts.md
+
+# Man pages: docs/man/*.8.scd through scdoc into $(OUTPUT)/man/.
+MAN_SRCS := $(wildcard docs/man/*.8.scd)
+MAN_PAGES := $(patsubst docs/man/%.scd,$(OUTPUT)/man/%,$(MAN_SRCS))
+.PHONY: man
+man: $(MAN_PAGES)
+$(OUTPUT)/man/%: docs/man/%.scd
+	$(call msg,SCDOC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)scdoc <$< >$@
+
+# make install [PREFIX=/usr/local] [DESTDIR=]: the binary, the man pages,
+# the systemd unit (its ExecStart pointed at BINDIR), the sysusers.d file of
+# the socket's reader group, the README and docs/.  Nothing is enabled or
+# started: `systemctl daemon-reload && systemctl enable --now ksymtap`.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+DOCDIR ?= $(PREFIX)/share/doc/ksymtap
+UNITDIR ?= $(PREFIX)/lib/systemd/system
+SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
+.PHONY: install
+install: all man
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(DOCDIR)/docs \
+		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR)
+	install -m 0755 $(OUTPUT)/ksymtap $(DESTDIR)$(BINDIR)/ksymtap
+	install -m 0644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man8/
+	sed 's|/usr/local/bin/ksymtap|$(BINDIR)/ksymtap|' contrib/ksymtap.service \
+		>$(DESTDIR)$(UNITDIR)/ksymtap.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/ksymtap.service
+	install -m 0644 contrib/ksymtap.sysusers $(DESTDIR)$(SYSUSERSDIR)/ksymtap.conf
+	install -m 0644 README.md $(DESTDIR)$(DOCDIR)/
+	install -m 0644 docs/*.md $(DESTDIR)$(DOCDIR)/docs/
+
+# make deb: build/deb/ksymtap_VERSION_amd64.deb and _arm64.deb with Debian's
+# own tooling (debian/: dpkg-buildpackage, dh), each built from a copy of
+# the files git tracks or would (changes not yet committed included) under
+# build/deb/src/.  VERSION from git describe: X.Y+N.gHASH after a tag vX.Y,
+# else 0~gHASH; +dirty when the tree has changes.  The arm64 one is
+# cross-built; its build dependencies are not checked (-d), as Debian's
+# libevent-dev cannot be installed for two architectures at once (make deps
+# unpacks the arm64 one instead).
+DEB_ARCHES ?= amd64 arm64
+DEB_VERSION = $(shell if d=$$(git describe --tags --match 'v[0-9]*' 2>/dev/null); then \
+	echo "$$d" | sed -e 's/^v//' -e 's/-\([0-9]*\)-g/+\1.g/'; \
+	else echo 0~g$$(git rev-parse --short HEAD); fi)$(shell git diff --quiet HEAD 2>/dev/null || echo +dirty)
+DEB_MAINT := $(shell sed -n 's/^Maintainer: //p' debian/control)
+.PHONY: deb
+deb:
+	$(Q)rm -rf $(OUTPUT)/deb && mkdir -p $(OUTPUT)/deb/src/ksymtap
+	$(Q)git ls-files -z --cached --others --exclude-standard | \
+		tar --null -T - -cf - | tar -xf - -C $(OUTPUT)/deb/src/ksymtap
+	$(Q)v='$(DEB_VERSION)'; { \
+		echo "ksymtap ($$v) unstable; urgency=medium"; echo; \
+		echo "  * Built from git $$(git describe --tags --always --dirty); the history is git log."; \
+		echo; echo " -- $(DEB_MAINT)  $$(git log -1 --format=%aD)"; \
+	} >$(OUTPUT)/deb/src/ksymtap/debian/changelog
+	$(Q)for a in $(DEB_ARCHES); do \
+		echo "  DEB      ksymtap $(DEB_VERSION) $$a"; \
+		(cd $(OUTPUT)/deb/src/ksymtap && dpkg-buildpackage -b -us -uc --host-arch=$$a \
+			$$([ $$a = $$(dpkg --print-architecture) ] || echo -d)) \
+			>$(OUTPUT)/deb/build-$$a.log 2>&1 || { tail -n 30 $(OUTPUT)/deb/build-$$a.log; exit 1; }; \
+	done
+	$(Q)mv $(OUTPUT)/deb/src/*.deb $(OUTPUT)/deb/ && ls $(OUTPUT)/deb/*.deb
+
+# make image: an OCI image FROM scratch holding build/ksymtap (amd64) and
+# build/arm64/ksymtap (arm64) as /ksymtap and nothing else, one multi-arch
+# index written to build/image/ksymtap-VERSION.oci.tar (an OCI archive),
+# with buildah (no daemon) in a private store under build/image/.
+# `podman load -i FILE` or `skopeo copy oci-archive:FILE docker://REGISTRY/ksymtap:VERSION`.
+IMAGE_TAG ?= $(subst +,-,$(VERSION))
+IMAGE_SOURCE ?= $(shell git remote get-url origin 2>/dev/null)
+IMAGE_CREATED = $(shell date -u -d @$$(git log -1 --format=%ct) +%Y-%m-%dT%H:%M:%SZ)
+BUILDAH = buildah --root $(CURDIR)/$(OUTPUT)/image/store --runroot $(CURDIR)/$(OUTPUT)/image/run \
+	--storage-driver vfs
+.PHONY: image
+image: all arm64-build
+	$(Q)rm -rf $(OUTPUT)/image && mkdir -p $(OUTPUT)/image
+	$(Q)$(BUILDAH) manifest create ksymtap:$(IMAGE_TAG) >/dev/null
+	$(Q)for a in amd64 arm64; do \
+		bin=$(OUTPUT)/ksymtap; [ $$a = amd64 ] || bin=$(OUTPUT)/$$a/ksymtap; \
+		echo "  IMAGE    ksymtap:$(IMAGE_TAG) $$a"; \
+		c=$$($(BUILDAH) from --arch $$a --os linux scratch) && \
+		$(BUILDAH) copy --chmod 0755 $$c $$bin /ksymtap >/dev/null && \
+		$(BUILDAH) config --arch $$a --os linux --entrypoint '["/ksymtap"]' --cmd '["--help"]' \
+			--label org.opencontainers.image.title=ksymtap \
+			--label org.opencontainers.image.description="Live, attributed stream of the Linux kernel's dynamic code symbols" \
+			--label org.opencontainers.image.version=$(VERSION) \
+			--label org.opencontainers.image.revision=$$(git rev-parse HEAD) \
+			--label org.opencontainers.image.created=$(IMAGE_CREATED) \
+			--label org.opencontainers.image.licenses="LGPL-2.1 OR BSD-2-Clause" \
+			$(if $(IMAGE_SOURCE),--label org.opencontainers.image.source=$(IMAGE_SOURCE)) \
+			$$c && \
+		$(BUILDAH) commit --quiet --format oci --timestamp $$(git log -1 --format=%ct) \
+			--manifest ksymtap:$(IMAGE_TAG) $$c ksymtap:$(IMAGE_TAG)-$$a >/dev/null && \
+		$(BUILDAH) rm $$c >/dev/null || exit 1; \
+	done
+	$(Q)$(BUILDAH) manifest push --quiet --all --format oci ksymtap:$(IMAGE_TAG) \
+		oci-archive:$(OUTPUT)/image/ksymtap-$(IMAGE_TAG).oci.tar:ksymtap:$(IMAGE_TAG)
+	$(Q)echo "  IMAGE    $(OUTPUT)/image/ksymtap-$(IMAGE_TAG).oci.tar"
 
 # What a release ships: the static x86-64 and arm64 binaries and their
 # sha256 sums, in build/release/.
@@ -275,6 +411,12 @@ deps:
 	DEBIAN_FRONTEND=noninteractive apt-get update
 	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
 		$(DEB_PACKAGES) $(DEB_PACKAGES_ARM64)
+	rm -rf $(ARM64_LIBEVENT).new && mkdir -p $(ARM64_LIBEVENT).new
+	cd $(ARM64_LIBEVENT).new && apt-get download libevent-dev:arm64 && \
+		dpkg-deb -x libevent-dev_*_arm64.deb root
+	mv $(ARM64_LIBEVENT).new/root/usr/lib/aarch64-linux-gnu/*.a $(ARM64_LIBEVENT).new/
+	rm -rf $(ARM64_LIBEVENT).new/root $(ARM64_LIBEVENT).new/*.deb $(ARM64_LIBEVENT)
+	mv $(ARM64_LIBEVENT).new $(ARM64_LIBEVENT)
 
 # vmlinux.h is generated once from the development machine's BTF and committed;
 # CO-RE relocates the object on every kernel it loads on.
@@ -284,7 +426,7 @@ vmlinux:
 
 .PHONY: format
 format:
-	clang-format -i bpf/*.c include/*.h $(USER_SRCS) $(USER_HDRS) tests/unit/*.c tests/unit/*.h \
+	clang-format -i bpf/*.c include/*.h $(USER_SRCS) $(USER_HDRS) tests/unit/*.c tests/unit/*.h tests/unit/*/*.c \
 		tests/vm/progs/*.c tests/host/*.c tests/bench/progs/*.c
 
 .PHONY: clean

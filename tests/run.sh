@@ -5,12 +5,14 @@
 # each requested kernel.  Ends with one line "N passed, N failed, N skipped"
 # over everything and exits non-zero on any failure.  A skip is never a pass.
 #
-#   tests/run.sh [--unit] [--san DIR] [--vm LINE]... [--vm-kernel PATH]...
-#                [--vm-arch amd64|arm64] [--only REGEX]
+#   tests/run.sh [--unit] [--san DIR] [--vm LINE]... [--pod LINE]...
+#                [--vm-kernel PATH]... [--vm-arch amd64|arm64] [--only REGEX]
 #   --san DIR: also the unit tests, the host tests and the fuzz corpora with
 #   the sanitizer build in DIR (make SAN=1: build/asan); --vm-arch: of the
 #   --vm-kernel images
-#   LINE: 5.10 6.1 6.12 6.18 newest (tests/vm/kernels.sh), arm64:LINE for arm64
+#   LINE: 5.10 6.1 6.12 6.18 newest (tests/vm/kernels.sh), arm64:LINE for arm64;
+#   each amd64 --vm LINE also boots the systemd suite (the package and its
+#   unit); --pod LINE boots the pod suite (the DaemonSet under podman, amd64)
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,6 +23,7 @@ while [ $# -gt 0 ]; do
 	--unit) unit=1; shift ;;
 	--san) san=$2; shift 2 ;;
 	--vm) vms+=("--line $2"); shift 2 ;;
+	--pod) vms+=("--pod $2"); shift 2 ;;
 	--vm-kernel) vms+=("--kernel $2"); shift 2 ;;
 	--vm-arch) varch=$2; shift 2 ;;
 	--only) only=$2; shift 2 ;;
@@ -36,7 +39,7 @@ count() { # passed failed skipped
 # Unit test binaries in DIR; names prefixed with PREFIX.
 run_units() { # dir prefix
 	local t name out rc p f s
-	for t in "$1"/tests/unit/test_*; do
+	for t in "$1"/tests/unit/*/test_*; do
 		[ -x "$t" ] || continue
 		name=$2$(basename "$t")
 		# --only: the cases whose "binary/case" name matches (tests/unit/unit.h).
@@ -126,6 +129,19 @@ for v in "${vms[@]}"; do
 			vargs+=("--arch amd64 --kernel $path --suite systemd")
 			vname+=("amd64 $line ($(basename "$(dirname "$path")")), systemd")
 		fi ;;
+	"--pod "*)
+		line=${v#--pod }
+		{ [ -z "$only" ] || grep -Eq "$only" <<<pod_daemonset; } || continue
+		if ! path=$("$top/tests/vm/kernels.sh" --arch amd64 ${resolved:+--no-update} "$line" |
+			cut -f 2); then
+			echo "== VM tests: $line, pod"
+			echo "  FAIL vm: no kernel image for line $line (see above)"
+			count 0 1 0
+			continue
+		fi
+		resolved=1
+		vargs+=("--arch amd64 --kernel $path --suite pod")
+		vname+=("amd64 $line ($(basename "$(dirname "$path")")), pod") ;;
 	*) vargs+=("--arch ${varch:-amd64} $v") vname+=("${varch:-amd64} ${v#--kernel }") ;;
 	esac
 done
@@ -135,10 +151,15 @@ if grep -q -- '--arch arm64' <<<"${vargs[*]:-}"; then
 	"$top/tests/vm/arm64root.sh" --no-update >/dev/null ||
 		echo "  arm64 root could not be made (tests/vm/arm64root.sh)"
 fi
-# Likewise the Debian root with systemd as init (tests/vm/systemd-root.sh).
+# Likewise the Debian roots with systemd as init (tests/vm/systemd-root.sh,
+# tests/vm/podman-root.sh).
 if grep -q -- '--suite systemd' <<<"${vargs[*]:-}"; then
 	"$top/tests/vm/systemd-root.sh" >/dev/null ||
 		echo "  systemd root could not be made (tests/vm/systemd-root.sh)"
+fi
+if grep -q -- '--suite pod' <<<"${vargs[*]:-}"; then
+	"$top/tests/vm/podman-root.sh" >/dev/null ||
+		echo "  podman root could not be made (tests/vm/podman-root.sh)"
 fi
 # Longest first, so the last guest to start is a short one: under TCG an
 # arm64 guest takes 2 to 4 times an amd64 one (measured 2026-12-03: arm64

@@ -13,7 +13,9 @@ serve_test_setup
 HELLO=${KT_TOP:-.}/build/tests/host/kthello
 [ -x "$HELLO" ] || skip "build/tests/host/kthello missing (make host-build)"
 
-"$KT" serve -b native -s "$S" -v --history 100 --metrics-file "$T/m.prom" \
+# The default history: programs other processes load and unload meanwhile
+# must not evict this test's one.
+"$KT" serve -b native -s "$S" -v --metrics-file "$T/m.prom" \
 	--metrics-interval 0.2 2>"$T/serve.err" &
 SERVE=$!
 PIDS+=($SERVE)

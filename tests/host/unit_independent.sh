@@ -3,7 +3,7 @@
 # failure cannot drag later cases down with it.
 . "$(dirname "$0")/lib.sh"
 n=0
-for t in "${KT_TOP:-.}"/build/tests/unit/test_*; do
+for t in "${KT_TOP:-.}"/build/tests/unit/*/test_*; do
 	[ -x "$t" ] || continue
 	b=$(basename "$t")
 	for c in $("$t" 2>/dev/null | awk '/^(PASS|SKIP) / {sub(":", "", $2); print $2}'); do

@@ -17,8 +17,9 @@
 #   options: --counts FILE (write "passed failed skipped"), --timeout SEC,
 #            --only REGEX (tests to run), --keep (leave the work dir),
 #            --verbose (show the output of passing tests too),
-#            --suite tests|bench|systemd|soak (default tests; systemd: the
-#            unit under a real systemd, amd64; soak: tests/soak/, make soak), --test-timeout SEC (per
+#            --suite tests|bench|systemd|pod|soak (default tests; systemd: the
+#            package and its unit under a real systemd, amd64; pod: the
+#            DaemonSet under podman, amd64; soak: tests/soak/, make soak), --test-timeout SEC (per
 #            test script, default 180), --bench-out FILE (append the guest's
 #            "BENCH key=value" lines to FILE), --env NAME=VALUE (exported to
 #            the tests; repeatable), --icount (deterministic TCG: one host
@@ -143,37 +144,63 @@ copy_foreign_with_libs() { # path-in-aroot
 	done
 }
 
-# --suite systemd: a Debian root with systemd as init (tests/vm/systemd-root.sh),
-# contrib/ksymtap.service installed as the README says, and a unit that runs
-# tests/vm/systemd/systemd_unit.sh once the system is up.
-systemd_root() {
-	local sroot
-	[ $arch = amd64 ] || die "--suite systemd: amd64 only (no arm64 systemd root)"
-	sroot=$("$top/tests/vm/systemd-root.sh") || die "no systemd root (tests/vm/systemd-root.sh)"
+# A Debian root with systemd as init (SRC, made by tests/vm/*-root.sh) and a
+# unit that runs SCRIPT (as /ksymtap/test.sh) once the system is up, reports
+# on the second serial port and powers off.
+node_root() { # src script
+	[ $arch = amd64 ] || die "--suite $suite: amd64 only (no arm64 node root)"
 	rm -rf "$root"
-	cp -a "$sroot" "$root"
-	install -m 0755 "$bdir/ksymtap" "$root/usr/local/bin/ksymtap"
-	install -m 0644 "$top/contrib/ksymtap.service" "$root/etc/systemd/system/ksymtap.service"
+	cp -a "$1" "$root"
 	install -m 0644 "$top/tests/vm/systemd/kt-test.service" "$root/etc/systemd/system/"
 	mkdir -p "$root/etc/systemd/system/multi-user.target.wants" "$root/ksymtap/bin"
 	ln -sf /etc/systemd/system/kt-test.service \
 		"$root/etc/systemd/system/multi-user.target.wants/kt-test.service"
-	install -m 0755 "$top/tests/vm/systemd/systemd_unit.sh" "$root/ksymtap/"
-	# The test reads JSON with jq: the host's (bookworm, as the root).
-	copy_with_libs "$(command -v jq)" /usr/bin/jq
-	for f in ktload subprogs.bpf.o; do
-		cp "$bdir/tests/vm/$f" "$root/ksymtap/bin/"
-	done
+	install -m 0755 "$2" "$root/ksymtap/test.sh"
 	# No login prompts or units this test does not need.
 	ln -sf /dev/null "$root/etc/systemd/system/serial-getty@ttyS0.service"
 	ln -sf /dev/null "$root/etc/systemd/system/getty@tty1.service"
 	: >"$root/etc/machine-id"
+}
+
+# --suite systemd: the Debian package (make deb) installed with dpkg into a
+# bookworm root (tests/vm/systemd-root.sh), as the README's Install says,
+# then tests/vm/systemd/systemd_unit.sh.
+systemd_root() {
+	local sroot deb
+	deb=$(ls "$top"/build/deb/ksymtap_*_amd64.deb 2>/dev/null | head -n 1)
+	[ -f "$deb" ] || die "--suite systemd: no build/deb/ksymtap_*_amd64.deb (make deb)"
+	sroot=$("$top/tests/vm/systemd-root.sh") || die "no systemd root (tests/vm/systemd-root.sh)"
+	node_root "$sroot" "$top/tests/vm/systemd/systemd_unit.sh"
+	cp "$deb" "$root/ksymtap/ksymtap.deb"
+	for f in ktload subprogs.bpf.o; do
+		cp "$bdir/tests/vm/$f" "$root/ksymtap/bin/"
+	done
+	(cd "$root" && find . | cpio -o -H newc --quiet) >"$work/initramfs.cpio"
+}
+
+# --suite pod: contrib/ksymtap-daemonset.yaml under podman on a trixie node
+# (tests/vm/podman-root.sh) with the image make image wrote, and a loader
+# image (ktload, static, and what it loads): tests/vm/pod/pod_test.sh.
+pod_root() {
+	local proot oci
+	oci=$(ls "$top"/build/image/ksymtap-*.oci.tar 2>/dev/null | head -n 1)
+	[ -f "$oci" ] || die "--suite pod: no build/image/ksymtap-*.oci.tar (make image)"
+	proot=$("$top/tests/vm/podman-root.sh") || die "no podman root (tests/vm/podman-root.sh)"
+	node_root "$proot" "$top/tests/vm/pod/pod_test.sh"
+	cp "$oci" "$root/ksymtap/ksymtap.oci.tar"
+	cp "$top/contrib/ksymtap-daemonset.yaml" "$root/ksymtap/"
+	"$bdir/ksymtap" --version | cut -d' ' -f2 >"$root/ksymtap/version"
+	mkdir -p "$root/ksymtap/loader"
+	cp "$bdir/tests/vm/ktload" "$bdir/tests/vm/subprogs.bpf.o" "$root/ksymtap/loader/"
 	(cd "$root" && find . | cpio -o -H newc --quiet) >"$work/initramfs.cpio"
 }
 
 if [ "$suite" = systemd ]; then
 	systemd_root
 	mem=${KT_VM_MEM:-2G}
+elif [ "$suite" = pod ]; then
+	pod_root
+	mem=${KT_VM_MEM:-3G}
 else
 mkdir -p "$root"/{bin,sbin,proc,sys,dev,tmp,run,etc,root,usr/bin,usr/sbin,ksymtap}
 if [ $arch = arm64 ]; then
@@ -243,7 +270,7 @@ start=$(date +%s)
 set +e
 cmdline="quiet panic=-1 oops=panic softlockup_panic=1"
 rdinit=
-[ "$suite" = systemd ] && rdinit=" rdinit=/sbin/init"
+case $suite in systemd | pod) rdinit=" rdinit=/sbin/init" ;; esac
 if [ $arch = arm64 ]; then
 	# -M virt has one UART: results share it with the console, each line
 	# marked (inside.sh, kt.results=console), and the kernel keeps quieter.

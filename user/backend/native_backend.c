@@ -294,7 +294,8 @@ static int read_ring(struct native_backend *b, struct ring *rg)
 {
 	__u64 head = __atomic_load_n(&rg->meta->data_head, __ATOMIC_ACQUIRE);
 	__u64 tail = rg->meta->data_tail;
-	unsigned char rec[sizeof(struct perf_event_header) + 24 + KT_NAME_MAX + KT_NATIVE_TRAILER_SIZE + 64];
+	unsigned char rec[sizeof(struct perf_event_header) + 24 + KT_NAME_MAX +
+			  KT_NATIVE_TRAILER_SIZE + 64];
 	int n = 0;
 
 	while (tail < head) {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* ksymtap inject: ksymtap's symbol records into perf's own perf.data. */
+#include <fcntl.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <string.h>
 #include "run/cli.h"
 #include "run/cmd_opts.h"
@@ -32,8 +34,9 @@ static const char inject_help[] =
 	"\n"
 	"As root, perf reads /proc/kcore when its kallsyms is /proc/kallsyms, and\n"
 	"then drops every symbol that is not a BPF program (trampolines, ftrace and\n"
-	"kprobe code), its own and injected ones alike: give perf report and perf\n"
-	"script --kallsyms with a copy of /proc/kallsyms.\n"
+	"kprobe code), its own and injected ones alike: read OUT through 'ksymtap\n"
+	"report', which gives perf a copy of /proc/kallsyms instead (where\n"
+	"/proc/kcore is readable, inject says so in one line).\n"
 	"\n"
 	"Options:\n"
 	"  -i, --input IN       perf's perf.data; - for its pipe format on stdin\n"
@@ -51,8 +54,7 @@ static const char inject_help[] =
 	"  perf record -a -g -o perf.data -- ./workload\n"
 	"  kill -INT %1; wait\n"
 	"  ksymtap inject -i perf.data -o perf.ksym.data --symbols ksym.data\n"
-	"  cp /proc/kallsyms kallsyms.txt\n"
-	"  perf report -i perf.ksym.data --kallsyms kallsyms.txt\n";
+	"  ksymtap report -- perf report -i perf.ksym.data\n";
 
 enum { OPT_FORCE = OPT_CMD_FIRST_FREE };
 
@@ -108,6 +110,19 @@ static int check_args(const struct kt_inject_args *a)
 	return 0;
 }
 
+/* perf as root reads /proc/kcore and drops what was injected outside BPF
+ * programs (cmd_report.c): say how to read OUT where that will happen. */
+static void kcore_hint(const char *out)
+{
+	int fd = open("/proc/kcore", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	close(fd);
+	kt_info("perf as root drops injected trampolines for /proc/kcore: read with 'ksymtap report -- perf report -i %s' (docs/inject.md)",
+		out);
+}
+
 int cmd_inject(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -148,6 +163,7 @@ int cmd_inject(int argc, char **argv)
 		if (ij.f_lost)
 			kt_warn("%s says ksymtap lost %llu records while recording: symbols of that time may be missing",
 				o.a.file, ij.f_lost);
+		kcore_hint(o.a.out);
 	}
 	kt_inject_fini(&ij);
 	return err ? KT_EXIT_FAIL : KT_EXIT_OK;

@@ -14,6 +14,7 @@
 #include "util/clock.h"
 #include "util/log.h"
 #include "serve/metrics.h"
+#include "serve/metrics_http.h"
 #include "sink/pipeline.h"
 #include "serve/serve.h"
 
@@ -57,7 +58,12 @@ static const char serve_help[] =
 	"      --metrics-file FILE\n"
 	"                       Prometheus text file, rewritten atomically\n"
 	"      --metrics-interval SEC\n"
-	"                       how often (default 5)\n";
+	"                       how often (default 5)\n"
+	"      --metrics-listen [ADDR:]PORT\n"
+	"                       answer GET /metrics over HTTP on ADDR (numeric;\n"
+	"                       [V6ADDR] for IPv6) and PORT; ADDR 127.0.0.1 if\n"
+	"                       left out: only this host scrapes unless you say\n"
+	"                       otherwise (docs/security.md)\n";
 
 static const char serve_examples[] =
 	"\n"
@@ -65,19 +71,38 @@ static const char serve_examples[] =
 	"  ksymtap serve -s /run/ksymtap.sock\n"
 	"  ksymtap serve -s /run/ksymtap/sock --socket-mode 0660 --socket-group ksymtap \\\n"
 	"      --metrics-file /var/lib/node_exporter/textfile/ksymtap.prom\n"
+	"  ksymtap serve -s /run/ksymtap.sock --metrics-listen 9464\n"
+	"  curl -s http://127.0.0.1:9464/metrics\n"
 	"  ksymtap tail -s /run/ksymtap.sock | jq 'select(.container_id) | .name'\n";
 
 enum {
 	OPT_MAX_CLIENTS = OPT_CMD_FIRST_FREE,
 	OPT_HISTORY,
 	OPT_HISTORY_AGE,
+	OPT_METRICS_LISTEN,
 };
 
 struct serve_cfg {
 	struct kt_serve_opts so;
 	const char *metrics_file;
 	double metrics_interval;
+	const char *metrics_listen;
 };
+
+/* What the serve loop works with. */
+struct serve_run {
+	const struct serve_cfg *cfg;
+	struct kt_backend *b;
+	struct kt_pipeline *p;
+	struct kt_server *s;
+	struct kt_metrics_http *http; /* NULL: no --metrics-listen */
+	int epfd;
+	double start;
+	bool warned; /* of a failed --metrics-file write, until one succeeds */
+};
+
+/* epoll's tag of the HTTP thread's eventfd (the server's own are its clients). */
+static char http_tag;
 
 /* A group name from /etc/group itself: getgrnam() in a static binary would
  * need glibc's NSS modules at run time, which containers do not have. */
@@ -116,18 +141,15 @@ static int parse_group(const char *s, gid_t *gid)
 	return -ENOENT;
 }
 
-static int serve_opt(void *ctx, int opt, const char *arg)
+/* The socket's options: where, who may connect, how much each may queue. */
+static int socket_opt(struct kt_serve_opts *so, int opt, const char *arg)
 {
-	struct serve_cfg *cfg = ctx;
 	unsigned long long v;
 	char *end;
 
 	switch (opt) {
-	case 'f':
-		kt_err("serve: each client picks its format in the handshake (docs/serve.md)");
-		return -1;
 	case 's':
-		cfg->so.path = arg;
+		so->path = arg;
 		return 1;
 	case OPT_SOCKET_MODE:
 		errno = 0;
@@ -137,10 +159,10 @@ static int serve_opt(void *ctx, int opt, const char *arg)
 			       arg);
 			return -1;
 		}
-		cfg->so.mode = v;
+		so->mode = v;
 		return 1;
 	case OPT_SOCKET_GROUP:
-		if (parse_group(arg, &cfg->so.gid)) {
+		if (parse_group(arg, &so->gid)) {
 			kt_err("--socket-group: no group '%s'", arg);
 			return -1;
 		}
@@ -150,7 +172,7 @@ static int serve_opt(void *ctx, int opt, const char *arg)
 			kt_err("--client-queue: '%s' is not a size between 16K and 4G", arg);
 			return -1;
 		}
-		cfg->so.queue = v;
+		so->queue = v;
 		return 1;
 	case OPT_MAX_CLIENTS:
 		errno = 0;
@@ -159,8 +181,24 @@ static int serve_opt(void *ctx, int opt, const char *arg)
 			kt_err("--max-clients: '%s' is not a number between 1 and 10000", arg);
 			return -1;
 		}
-		cfg->so.max_clients = v;
+		so->max_clients = v;
 		return 1;
+	}
+	return 0;
+}
+
+/* The history's bounds and the metrics. */
+static int serve_opt(void *ctx, int opt, const char *arg)
+{
+	struct serve_cfg *cfg = ctx;
+	unsigned long long v;
+	double sec;
+	char *end;
+
+	switch (opt) {
+	case 'f':
+		kt_err("serve: each client picks its format in the handshake (docs/serve.md)");
+		return -1;
 	case OPT_HISTORY:
 		errno = 0;
 		v = strtoull(arg, &end, 10);
@@ -170,9 +208,7 @@ static int serve_opt(void *ctx, int opt, const char *arg)
 		}
 		cfg->so.history_max = v;
 		return 1;
-	case OPT_HISTORY_AGE: {
-		double sec;
-
+	case OPT_HISTORY_AGE:
 		errno = 0;
 		sec = strtod(arg, &end);
 		if (errno || end == arg || *end || !(sec >= 0) || sec > 1e7) {
@@ -181,7 +217,6 @@ static int serve_opt(void *ctx, int opt, const char *arg)
 		}
 		cfg->so.history_age = (__u64)(sec * 1e9);
 		return 1;
-	}
 	case OPT_METRICS_FILE:
 		cfg->metrics_file = arg;
 		return 1;
@@ -193,8 +228,11 @@ static int serve_opt(void *ctx, int opt, const char *arg)
 			return -1;
 		}
 		return 1;
+	case OPT_METRICS_LISTEN:
+		cfg->metrics_listen = arg;
+		return 1;
 	}
-	return 0;
+	return socket_opt(&cfg->so, opt, arg);
 }
 
 static double unix_now(void)
@@ -205,89 +243,122 @@ static double unix_now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void write_metrics(const struct serve_cfg *cfg, struct kt_backend *b, struct kt_pipeline *p,
-			  struct kt_server *s, double start, bool *warned)
+static void fill_metrics(const struct serve_run *r, struct kt_metrics *m, struct kt_serve_stats *st)
 {
-	struct kt_serve_stats st;
-	struct kt_metrics m = {
+	struct kt_backend *b = r->b;
+
+	kt_server_get_stats(r->s, st);
+	*m = (struct kt_metrics){
 		.backend = b->ops->name,
-		.p = p,
+		.p = r->p,
 		.ringbuf_lost = b->ops->dropped ? b->ops->dropped(b, false) : 0,
 		.native_lost = b->ops->dropped ? b->ops->dropped(b, true) : 0,
 		.hook_missed = b->ops->missed ? b->ops->missed(b) : 0,
 		.has_hooks = b->ops->hooks != NULL,
 		.hooks = b->ops->hooks ? b->ops->hooks(b) : 0,
-		.serve = &st,
-		.start_time = start,
+		.serve = st,
+		.start_time = r->start,
 	};
+}
+
+static void write_metrics(struct serve_run *r)
+{
+	struct kt_serve_stats st;
+	struct kt_metrics m;
 	int err;
 
-	kt_server_get_stats(s, &st);
-	err = kt_metrics_write(cfg->metrics_file, &m);
+	fill_metrics(r, &m, &st);
+	err = kt_metrics_write(r->cfg->metrics_file, &m);
 	/* A full disk must not stop the stream; say so once per failure run. */
-	if (err && !*warned)
-		kt_warn("--metrics-file %s: %s (will keep trying)", cfg->metrics_file,
+	if (err && !r->warned)
+		kt_warn("--metrics-file %s: %s (will keep trying)", r->cfg->metrics_file,
 			strerror(-err));
-	*warned = err != 0;
+	r->warned = err != 0;
+}
+
+/* A scrape waits (the HTTP thread's eventfd): render for it.  A failure
+ * leaves the scrape the last text; the stream goes on either way. */
+static void serve_scrape(struct serve_run *r)
+{
+	struct kt_serve_stats st;
+	struct kt_metrics m;
+	char *buf;
+	size_t len;
+
+	if (!kt_metrics_http_wanted(r->http))
+		return;
+	fill_metrics(r, &m, &st);
+	if (kt_metrics_render(&m, &buf, &len))
+		return;
+	kt_metrics_http_publish(r->http, buf, len);
+	free(buf);
+}
+
+/* One round of the loop: wait, then the clients, the backend, the sinks. */
+static int serve_round(struct serve_run *r, const sigset_t *waitmask)
+{
+	struct epoll_event evs[64];
+	int i, n, err;
+
+	/* 100 ms: handshake deadlines and the attribution walk's slices. */
+	n = epoll_pwait(r->epfd, evs, 64, r->b->poll_ms ? (int)r->b->poll_ms : 100, waitmask);
+	if (n < 0 && errno != EINTR)
+		return -errno; /* reported by the caller */
+	for (i = 0; i < n; i++) {
+		if (evs[i].data.ptr == &http_tag)
+			serve_scrape(r);
+		else if (evs[i].data.ptr)
+			kt_server_event(r->s, evs[i].data.ptr, evs[i].events);
+	}
+	/* The backend every round, not only when its fd fires: the native
+	 * one looks for new CPUs there. */
+	err = r->b->ops->poll(r->b, 0);
+	if (err < 0)
+		return err;
+	err = kt_pipeline_tick(r->p);
+	if (err)
+		return err;
+	kt_server_tick(r->s);
+	return 0;
 }
 
 /*
  * One thread, one epoll set: the backend's fd, the listening socket, every
- * client.  SIGINT/SIGTERM are blocked except inside epoll_pwait(), so a
- * signal can never slip in between the check of kt_stop and the wait.
+ * client, the HTTP thread's eventfd.  SIGINT/SIGTERM are blocked except
+ * inside epoll_pwait(), so a signal can never slip in between the check of
+ * kt_stop and the wait.
  */
-static int serve_loop(const struct serve_cfg *cfg, const struct kt_common *c, struct kt_backend *b,
-		      struct kt_pipeline *p, struct kt_server *s, int epfd,
-		      const sigset_t *waitmask)
+static int serve_loop(struct serve_run *r, const struct kt_common *c, const sigset_t *waitmask)
 {
 	__u64 end = c->duration > 0 ? kt_monotonic_ns() + (__u64)(c->duration * 1e9) : 0;
 	__u64 next_metrics = 0, now;
-	double start = unix_now();
-	struct epoll_event evs[64];
-	bool warned = false;
-	int i, n, err = 0;
+	int err = 0;
 
+	r->start = unix_now();
 	while (!kt_stop) {
 		now = kt_monotonic_ns();
 		if (end && now >= end)
 			break;
-		if (cfg->metrics_file && now >= next_metrics) {
-			write_metrics(cfg, b, p, s, start, &warned);
-			next_metrics = now + (__u64)(cfg->metrics_interval * 1e9);
+		if (r->cfg->metrics_file && now >= next_metrics) {
+			write_metrics(r);
+			next_metrics = now + (__u64)(r->cfg->metrics_interval * 1e9);
 		}
-		/* 100 ms: handshake deadlines and the attribution walk's slices. */
-		n = epoll_pwait(epfd, evs, 64, b->poll_ms ? (int)b->poll_ms : 100, waitmask);
-		if (n < 0 && errno != EINTR) {
-			err = -errno; /* reported by the caller */
-			break;
-		}
-		for (i = 0; i < n; i++)
-			if (evs[i].data.ptr)
-				kt_server_event(s, evs[i].data.ptr, evs[i].events);
-		/* The backend every round, not only when its fd fires: the native
-		 * one looks for new CPUs there. */
-		err = b->ops->poll(b, 0);
-		if (err < 0)
-			break;
-		err = kt_pipeline_tick(p);
+		err = serve_round(r, waitmask);
 		if (err)
-			break;
-		kt_server_tick(s);
+			return err;
 	}
-	if (err < 0)
-		return err;
 	/* Stop accepting first: the socket file is gone as soon as we stop. */
-	kt_server_stop_accepting(s);
-	err = kt_drain(b, kt_pipeline_tick, p);
+	kt_server_stop_accepting(r->s);
+	err = kt_drain(r->b, kt_pipeline_tick, r->p);
 	if (err)
 		return err;
 	/* The last flush is not put off (the --kallsyms file). */
-	err = kt_pipeline_flush(p);
+	err = kt_pipeline_flush(r->p);
 	if (err)
 		return err;
-	kt_server_shutdown(s, 2000);
-	if (cfg->metrics_file)
-		write_metrics(cfg, b, p, s, start, &warned);
+	kt_server_shutdown(r->s, 2000);
+	if (r->cfg->metrics_file)
+		write_metrics(r);
 	return 0;
 }
 
@@ -312,55 +383,100 @@ static void block_signals(sigset_t *waitmask)
 	sigdelset(waitmask, SIGTERM);
 }
 
-/* The epoll set, the socket, then the backend; prints its error. */
-static int serve_open(const struct serve_cfg *cfg, struct kt_common *c, struct kt_pipeline *p,
-		      int *epfd, struct kt_server **s, struct kt_backend **b)
+/* Add fd to the epoll set with tag; prints its error. */
+static int watch(int epfd, int fd, void *tag)
 {
-	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = NULL };
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = tag };
+	int err;
+
+	if (!epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev))
+		return 0;
+	err = -errno;
+	kt_err("epoll_ctl: %s", strerror(-err));
+	return err;
+}
+
+/* The epoll set, the socket, the HTTP listener, then the backend; prints
+ * its error. */
+static int serve_open(struct serve_run *r, struct kt_common *c)
+{
 	char why[300];
 	int err;
 
-	*epfd = epoll_create1(EPOLL_CLOEXEC);
-	if (*epfd < 0) {
+	r->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (r->epfd < 0) {
 		err = -errno;
 		kt_err("epoll_create1: %s", strerror(-err));
 		return err;
 	}
-	/* The socket before the backend: a live daemon on the path is the
-	 * likelier failure, and loading BPF programs for nothing is slow. */
-	err = kt_server_open(s, &cfg->so, p, *epfd, why, sizeof(why));
+	/* The sockets before the backend: a live daemon on the path, or a
+	 * port in use, are the likelier failures, and loading BPF programs
+	 * for nothing is slow. */
+	err = kt_server_open(&r->s, &r->cfg->so, r->p, r->epfd, why, sizeof(why));
 	if (err) {
 		kt_err("%s", why);
 		return err;
 	}
-	err = kt_open_backend(c, p, b);
+	if (r->cfg->metrics_listen) {
+		err = kt_metrics_http_start(&r->http, r->cfg->metrics_listen, why, sizeof(why));
+		if (err) {
+			kt_err("%s", why);
+			return err;
+		}
+		err = watch(r->epfd, kt_metrics_http_fd(r->http), &http_tag);
+		if (err)
+			return err;
+	}
+	err = kt_open_backend(c, r->p, &r->b);
 	if (err)
 		return err;
-	if (epoll_ctl(*epfd, EPOLL_CTL_ADD, (*b)->ops->fd(*b), &ev)) {
-		err = -errno;
-		kt_err("epoll_ctl: %s", strerror(-err));
-		return err;
-	}
-	return 0;
+	return watch(r->epfd, r->b->ops->fd(r->b), NULL);
 }
 
-/* Over 60 lines with its option table: parse, open, start, loop, close. */
+static const struct option serve_longopts[] = {
+	KT_COMMON_LONGOPTS,
+	KT_LIVE_LONGOPTS,
+	{ "socket", required_argument, NULL, 's' },
+	{ "socket-mode", required_argument, NULL, OPT_SOCKET_MODE },
+	{ "socket-group", required_argument, NULL, OPT_SOCKET_GROUP },
+	{ "client-queue", required_argument, NULL, OPT_QUEUE },
+	{ "max-clients", required_argument, NULL, OPT_MAX_CLIENTS },
+	{ "history", required_argument, NULL, OPT_HISTORY },
+	{ "history-age", required_argument, NULL, OPT_HISTORY_AGE },
+	{ "metrics-file", required_argument, NULL, OPT_METRICS_FILE },
+	{ "metrics-interval", required_argument, NULL, OPT_METRICS_INTERVAL },
+	{ "metrics-listen", required_argument, NULL, OPT_METRICS_LISTEN },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Open, start (the snapshot, the ready line), loop; prints its errors. */
+static int serve_run(struct serve_run *r, struct kt_common *c)
+{
+	struct kt_kallsyms_file kf = { .err = 0 };
+	sigset_t waitmask;
+	char extra[300];
+	int err;
+
+	kt_install_signals();
+	block_signals(&waitmask);
+	if (serve_open(r, c))
+		return KT_EXIT_FAIL;
+	/* The snapshot goes into the table before any client can connect, so
+	 * every client's first walk includes it. */
+	snprintf(extra, sizeof(extra), "; serving %s%s%s", r->cfg->so.path,
+		 r->http ? "; metrics on " : "", r->http ? kt_metrics_http_url(r->http) : "");
+	if (kt_live_start_ready(c, r->p, r->b, &kf, extra))
+		return KT_EXIT_FAIL;
+	err = serve_loop(r, c, &waitmask);
+	if (err) {
+		kt_report(r->p, err, "serve");
+		return KT_EXIT_FAIL;
+	}
+	return KT_EXIT_OK;
+}
+
 int cmd_serve(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		KT_COMMON_LONGOPTS,
-		KT_LIVE_LONGOPTS,
-		{ "socket", required_argument, NULL, 's' },
-		{ "socket-mode", required_argument, NULL, OPT_SOCKET_MODE },
-		{ "socket-group", required_argument, NULL, OPT_SOCKET_GROUP },
-		{ "client-queue", required_argument, NULL, OPT_QUEUE },
-		{ "max-clients", required_argument, NULL, OPT_MAX_CLIENTS },
-		{ "history", required_argument, NULL, OPT_HISTORY },
-		{ "history-age", required_argument, NULL, OPT_HISTORY_AGE },
-		{ "metrics-file", required_argument, NULL, OPT_METRICS_FILE },
-		{ "metrics-interval", required_argument, NULL, OPT_METRICS_INTERVAL },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct serve_cfg cfg = {
 		.so = { .gid = (gid_t)-1,
 			.queue = 4 << 20,
@@ -369,27 +485,22 @@ int cmd_serve(int argc, char **argv)
 			.history_age = 3600ULL * 1000000000ULL },
 		.metrics_interval = 5,
 	};
-	struct kt_server *s = NULL;
-	struct kt_backend *b = NULL;
-	struct kt_common c;
-	struct kt_pipeline p;
-	struct kt_kallsyms_file kf = { .err = 0 };
-	sigset_t waitmask;
-	char extra[300];
-	int err, epfd = -1, ret;
 	const struct kt_cmd cmd = {
 		.name = "serve",
 		.shortopts = KT_COMMON_SHORTOPTS "s:",
-		.longopts = longopts,
+		.longopts = serve_longopts,
 		.help = serve_usage,
 		.opt = serve_opt,
 		.ctx = &cfg,
 	};
+	struct kt_pipeline p;
+	struct serve_run r = { .cfg = &cfg, .p = &p, .epfd = -1 };
+	struct kt_common c;
+	int ret;
 
 	kt_common_init(&c);
 	if (kt_cmd_parse(&cmd, &c, argc, argv, &ret) < 0)
 		return ret;
-	ret = KT_EXIT_FAIL;
 	if (!cfg.so.path) {
 		kt_err("serve: --socket PATH is required");
 		return KT_EXIT_USAGE;
@@ -398,28 +509,15 @@ int cmd_serve(int argc, char **argv)
 		kt_err("out of memory");
 		return KT_EXIT_FAIL;
 	}
-	kt_install_signals();
-	block_signals(&waitmask);
-	if (serve_open(&cfg, &c, &p, &epfd, &s, &b))
-		goto out;
-	/* The snapshot goes into the table before any client can connect, so
-	 * every client's first walk includes it. */
-	snprintf(extra, sizeof(extra), "; serving %s", cfg.so.path);
-	if (kt_live_start_ready(&c, &p, b, &kf, extra))
-		goto out;
-	err = serve_loop(&cfg, &c, b, &p, s, epfd, &waitmask);
-	if (err)
-		kt_report(&p, err, "serve");
-	else
-		ret = KT_EXIT_OK;
-out:
-	if (s)
-		kt_server_shutdown(s, 0);
-	if (b)
-		b->ops->close(b);
-	kt_server_free(s);
-	if (epfd >= 0)
-		close(epfd);
+	ret = serve_run(&r, &c);
+	if (r.s)
+		kt_server_shutdown(r.s, 0);
+	kt_metrics_http_stop(r.http);
+	if (r.b)
+		r.b->ops->close(r.b);
+	kt_server_free(r.s);
+	if (r.epfd >= 0)
+		close(r.epfd);
 	kt_pipeline_fini(&p);
 	return ret;
 }

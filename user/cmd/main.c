@@ -28,6 +28,8 @@ static const char main_help[] =
 	"             a serve daemon\n"
 	"  kallsyms   the symbols of a moment, as /proc/kallsyms (the same sources)\n"
 	"  symbolize  name dynamic-code addresses in dmesg or perf script text\n"
+	"  report     run perf report or perf script so that it keeps what inject\n"
+	"             added (perf as root drops it for /proc/kcore)\n"
 	"  help       this text (also -h, --help)\n"
 	"  version    the version (also -V, --version)\n"
 	"\n"
@@ -44,7 +46,7 @@ static const struct cmd cmds[] = {
 	{ "stream", cmd_stream },	{ "compare", cmd_compare },   { "serve", cmd_serve },
 	{ "tail", cmd_tail },		{ "snapshot", cmd_snapshot }, { "record", cmd_record },
 	{ "inject", cmd_inject },	{ "resolve", cmd_resolve },   { "kallsyms", cmd_kallsyms },
-	{ "symbolize", cmd_symbolize },
+	{ "symbolize", cmd_symbolize }, { "report", cmd_report },
 };
 
 int main(int argc, char **argv)

@@ -184,20 +184,16 @@ static const char *ksym_module(const struct kt_record *r)
 	return "null";
 }
 
-ssize_t kt_encode_json(const struct kt_record *r, char *buf, size_t size)
+/* What every record says: its kind, its task, where it came from. */
+static void jhead(struct jbuf *b, const struct kt_record *r)
 {
-	struct jbuf b = { .p = buf, .size = size };
-	int i;
-
-	if (size)
-		buf[0] = 0;
-	jprintf(&b, "{\"kind\":\"%s\",\"time\":%" PRIu64 ",\"cpu\":%u,\"pid\":%d,\"tid\":%d,",
+	jprintf(b, "{\"kind\":\"%s\",\"time\":%" PRIu64 ",\"cpu\":%u,\"pid\":%d,\"tid\":%d,",
 		kt_record_kind_name(r->type), (uint64_t)r->time, r->cpu,
 		(r->rflags & KT_RF_NO_TASK) ? -1 : (int)r->pid,
 		(r->rflags & KT_RF_NO_TASK) ? -1 : (int)r->tid);
-	jput(&b, "\"comm\":", 7);
-	jstr(&b, r->comm);
-	jprintf(&b,
+	jput(b, "\"comm\":", 7);
+	jstr(b, r->comm);
+	jprintf(b,
 		",\"cgroup_id\":%" PRIu64 ",\"identity\":\"%s\",\"snapshot\":%s,\"origin\":\"%s\"",
 		(uint64_t)r->cgroup_id,
 		(r->rflags & KT_RF_NO_TASK)	    ? "none" :
@@ -205,43 +201,59 @@ ssize_t kt_encode_json(const struct kt_record *r, char *buf, size_t size)
 						      "current",
 		(r->rflags & KT_RF_SNAPSHOT) ? "true" : "false", origin_name(r->origin));
 	if (r->type != KT_RECORD_LOST)
-		jattrib(&b, r->attrib);
+		jattrib(b, r->attrib);
+}
 
-	switch (r->type) {
-	case KT_RECORD_KSYMBOL:
-		jprintf(&b,
-			",\"source\":\"%s\",\"addr\":\"0x%" PRIx64
-			"\",\"len\":%u,\"ksym_type\":%u,\"ksym_type_name\":\"%s\",\"flags\":%u,"
-			"\"unregister\":%s,\"name\":",
-			kt_source_name(r->source), (uint64_t)r->addr, r->len, r->ksym_type,
-			kt_ksym_type_name(r->ksym_type), r->flags,
-			(r->flags & KT_KSYM_FLAG_UNREGISTER) ? "true" : "false");
-		jstr(&b, r->name);
-		/* What kallsyms shows in brackets, and for program images their
-		 * program: the module-like name per program of the 2018 design. */
-		jprintf(&b, ",\"module\":%s", ksym_module(r));
-		if (r->source == KT_SRC_BPF_PROG && r->prog_id)
-			jprintf(&b, ",\"prog_id\":%u", r->prog_id);
-		else
-			jput(&b, ",\"prog_id\":null", 15);
-		break;
-	case KT_RECORD_BPF_EVENT:
-		jprintf(&b,
-			",\"source\":\"%s\",\"type\":%u,\"type_name\":\"%s\",\"flags\":%u,"
-			"\"id\":%u,\"tag\":\"",
-			kt_source_name(r->source), r->bpf_type, bpf_type_name(r->bpf_type),
-			r->bpf_flags, r->prog_id);
-		for (i = 0; i < KT_TAG_SIZE; i++)
-			jprintf(&b, "%02x", r->tag[i]);
-		jput(&b, "\",\"prog_name\":", 14);
-		jstr(&b, r->name);
-		break;
-	case KT_RECORD_LOST:
-		jprintf(&b, ",\"lost\":%" PRIu64, (uint64_t)r->lost);
-		break;
-	default:
+static void jksymbol(struct jbuf *b, const struct kt_record *r)
+{
+	jprintf(b,
+		",\"source\":\"%s\",\"addr\":\"0x%" PRIx64
+		"\",\"len\":%u,\"ksym_type\":%u,\"ksym_type_name\":\"%s\",\"flags\":%u,"
+		"\"unregister\":%s,\"name\":",
+		kt_source_name(r->source), (uint64_t)r->addr, r->len, r->ksym_type,
+		kt_ksym_type_name(r->ksym_type), r->flags,
+		(r->flags & KT_KSYM_FLAG_UNREGISTER) ? "true" : "false");
+	jstr(b, r->name);
+	/* What kallsyms shows in brackets, and for program images their
+	 * program: the module-like name per program of the 2018 design. */
+	jprintf(b, ",\"module\":%s", ksym_module(r));
+	if (r->source == KT_SRC_BPF_PROG && r->prog_id)
+		jprintf(b, ",\"prog_id\":%u", r->prog_id);
+	else
+		jput(b, ",\"prog_id\":null", 15);
+}
+
+static void jbpf_event(struct jbuf *b, const struct kt_record *r)
+{
+	int i;
+
+	jprintf(b,
+		",\"source\":\"%s\",\"type\":%u,\"type_name\":\"%s\",\"flags\":%u,"
+		"\"id\":%u,\"tag\":\"",
+		kt_source_name(r->source), r->bpf_type, bpf_type_name(r->bpf_type), r->bpf_flags,
+		r->prog_id);
+	for (i = 0; i < KT_TAG_SIZE; i++)
+		jprintf(b, "%02x", r->tag[i]);
+	jput(b, "\",\"prog_name\":", 14);
+	jstr(b, r->name);
+}
+
+ssize_t kt_encode_json(const struct kt_record *r, char *buf, size_t size)
+{
+	struct jbuf b = { .p = buf, .size = size };
+
+	if (size)
+		buf[0] = 0;
+	if (r->type != KT_RECORD_KSYMBOL && r->type != KT_RECORD_BPF_EVENT &&
+	    r->type != KT_RECORD_LOST)
 		return -EINVAL;
-	}
+	jhead(&b, r);
+	if (r->type == KT_RECORD_KSYMBOL)
+		jksymbol(&b, r);
+	else if (r->type == KT_RECORD_BPF_EVENT)
+		jbpf_event(&b, r);
+	else
+		jprintf(&b, ",\"lost\":%" PRIu64, (uint64_t)r->lost);
 	jput(&b, "}\n", 2);
 	return b.full ? -ENOSPC : (ssize_t)b.len;
 }

@@ -105,19 +105,15 @@ static inline __attribute__((always_inline)) char *put_s(char *o, const char *s,
 	return copy_short(o, s, n);
 }
 
-/* Without a bound check per field: straight into buf when it has LINE_MAX
- * bytes, else into a line of its own and then copied. */
-/* Over 60 lines: one record's line, field by field, without a bound check
- * per field (the text encoder's speed, BENCHMARKS.md). */
-ssize_t kt_encode_text(const struct kt_record *r, char *buf, size_t size)
+/* "%16s %5d [%03d] %12s: ": the task, the CPU and the time, as perf script
+ * prints them. */
+static inline __attribute__((always_inline)) char *put_task(char *o, const struct kt_record *r)
 {
 	unsigned long long usecs = r->time / 1000, usec;
-	char line[LINE_MAX], tstr[32], tmp[24], *start = size >= LINE_MAX ? buf : line, *t, *q;
-	char *o = start;
+	char tstr[32], tmp[24], *t, *q;
 	const char *comm = r->comm;
 	char pidcomm[KT_COMM_LEN];
 	int tid = (int)r->tid, cpu = (int)r->cpu, i;
-	size_t n;
 
 	/* perf's synthesized records carry an all-zero sample_id, so perf prints
 	 * them as the idle task at time 0. */
@@ -135,10 +131,6 @@ ssize_t kt_encode_text(const struct kt_record *r, char *buf, size_t size)
 		snprintf(pidcomm, sizeof(pidcomm), ":%d", tid);
 		comm = pidcomm;
 	}
-	if (r->type != KT_RECORD_KSYMBOL && r->type != KT_RECORD_BPF_EVENT &&
-	    r->type != KT_RECORD_LOST)
-		return -EINVAL;
-
 	/* "%llu.%06llu" */
 	q = dec(tmp, usecs / 1000000);
 	t = copy_short(tstr, q, tmp + 24 - q);
@@ -147,7 +139,6 @@ ssize_t kt_encode_text(const struct kt_record *r, char *buf, size_t size)
 		memcpy(t + i, pairs + 2 * (usec % 100), 2);
 	t += 6;
 
-	/* "%16s %5d [%03d] %12s: " */
 	o = put_s(o, comm, strnlen(comm, KT_COMM_LEN), 16);
 	*o++ = ' ';
 	o = put_d(o, tid, 5, ' ');
@@ -155,7 +146,13 @@ ssize_t kt_encode_text(const struct kt_record *r, char *buf, size_t size)
 	o = put_d(o, cpu, 3, '0');
 	o = LIT(o, "] ");
 	o = put_s(o, tstr, t - tstr, 12);
-	o = LIT(o, ": ");
+	return LIT(o, ": ");
+}
+
+/* What the record says, as perf script --show-bpf-events prints it. */
+static inline __attribute__((always_inline)) char *put_body(char *o, const struct kt_record *r)
+{
+	size_t n;
 
 	switch (r->type) {
 	case KT_RECORD_KSYMBOL:
@@ -171,8 +168,7 @@ ssize_t kt_encode_text(const struct kt_record *r, char *buf, size_t size)
 		o = LIT(o, " name ");
 		n = strnlen(r->name, KT_NAME_MAX - 1);
 		memcpy(o, r->name, n);
-		o += n;
-		break;
+		return o + n;
 	case KT_RECORD_BPF_EVENT:
 		/* "PERF_RECORD_BPF_EVENT type %u, flags %u, id %u\n" */
 		o = LIT32(o, bpf_event_lit, 27);
@@ -180,14 +176,27 @@ ssize_t kt_encode_text(const struct kt_record *r, char *buf, size_t size)
 		o = LIT(o, ", flags ");
 		o = put_u(o, r->bpf_flags);
 		o = LIT(o, ", id ");
-		o = put_u(o, r->prog_id);
-		break;
-	case KT_RECORD_LOST:
+		return put_u(o, r->prog_id);
+	default:
 		/* "PERF_RECORD_LOST lost %lu\n" */
 		o = LIT32(o, lost_lit, 22);
-		o = put_u(o, r->lost);
-		break;
+		return put_u(o, r->lost);
 	}
+}
+
+/* Without a bound check per field (the text encoder's speed, BENCHMARKS.md):
+ * straight into buf when it has LINE_MAX bytes, else into a line of its own
+ * and then copied. */
+ssize_t kt_encode_text(const struct kt_record *r, char *buf, size_t size)
+{
+	char line[LINE_MAX], *start = size >= LINE_MAX ? buf : line, *o;
+	size_t n;
+
+	if (r->type != KT_RECORD_KSYMBOL && r->type != KT_RECORD_BPF_EVENT &&
+	    r->type != KT_RECORD_LOST)
+		return -EINVAL;
+	o = put_task(start, r);
+	o = put_body(o, r);
 	*o++ = '\n';
 	n = o - start;
 	if (n >= size)

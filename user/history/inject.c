@@ -317,7 +317,8 @@ static int out(struct kt_inject *ij, const struct kt_record *r, __u64 t, __u64 d
 }
 
 /* ksymtap's register r at time t: drop every map of perf's it overlaps
- * (unless it is the same symbol), then add r. */
+ * (unless it is the same symbol), then add r.  Over 60 lines: the model's
+ * cases of docs/inject.md's table, in one place. */
 static int decide_register(struct kt_inject *ij, const struct kt_record *r, __u64 t, __u64 pos)
 {
 	__u64 end = r->addr + (r->len ? r->len : 1), dep = KT_INJ_NO_DEP;

@@ -310,40 +310,44 @@ static void tomb_add(struct kt_symtab *t, const struct kt_record *r)
 	}
 }
 
-static int apply_ksymbol(struct kt_symtab *t, struct kt_record *r)
+/* An unregister of the symbol at pp (NULL: one the table never had). */
+static int unregister_sym(struct kt_symtab *t, struct kt_record *r, struct sym **pp)
 {
-	struct sym **pp = find_sym(t, r->addr, r->name), *s;
+	struct sym *s;
 	struct pending *pd;
-	size_t nlen;
 
-	if (r->flags & KT_KSYM_FLAG_UNREGISTER) {
-		if (!pp)
-			/* Born before we looked: still news; unless the resync
-			 * already said it died. */
-			return t->ntombs && tomb_take(t, r) ? KT_SYMTAB_DUP : KT_SYMTAB_NEW;
-		s = *pp;
-		if (s->prog_id) {
-			pd = pending_for(t, r->tid, true);
-			pd->last_unreg_id = s->prog_id;
-		} else if (s->source == KT_SRC_BPF_PROG) {
-			forget_pending(t, s);
-		}
-		if (s->source == KT_SRC_BPF_PROG) {
-			if (!r->prog_id)
-				r->prog_id = s->prog_id;
-			restore_loader(r, &s->who);
-		}
-		*pp = s->next;
-		free(s);
-		t->nsyms--;
-		t->generation++;
-		return KT_SYMTAB_NEW;
+	if (!pp)
+		/* Born before we looked: still news; unless the resync already
+		 * said it died. */
+		return t->ntombs && tomb_take(t, r) ? KT_SYMTAB_DUP : KT_SYMTAB_NEW;
+	s = *pp;
+	if (s->prog_id) {
+		pd = pending_for(t, r->tid, true);
+		pd->last_unreg_id = s->prog_id;
+	} else if (s->source == KT_SRC_BPF_PROG) {
+		forget_pending(t, s);
 	}
-	if (pp)
-		return KT_SYMTAB_DUP;
+	if (s->source == KT_SRC_BPF_PROG) {
+		if (!r->prog_id)
+			r->prog_id = s->prog_id;
+		restore_loader(r, &s->who);
+	}
+	*pp = s->next;
+	free(s);
+	t->nsyms--;
+	t->generation++;
+	return KT_SYMTAB_NEW;
+}
+
+/* A register of a symbol the table does not have. */
+static int register_sym(struct kt_symtab *t, struct kt_record *r)
+{
+	size_t nlen = strnlen(r->name, KT_NAME_MAX - 1);
+	struct sym *s, **pp;
+	struct pending *pd;
+
 	if (t->ntombs)
 		tomb_take(t, r);
-	nlen = strnlen(r->name, KT_NAME_MAX - 1);
 	s = malloc(sizeof(*s) + nlen + 1);
 	if (!s) {
 		t->untracked++;
@@ -377,6 +381,15 @@ static int apply_ksymbol(struct kt_symtab *t, struct kt_record *r)
 	t->nsyms++;
 	t->generation++;
 	return KT_SYMTAB_NEW;
+}
+
+static int apply_ksymbol(struct kt_symtab *t, struct kt_record *r)
+{
+	struct sym **pp = find_sym(t, r->addr, r->name);
+
+	if (r->flags & KT_KSYM_FLAG_UNREGISTER)
+		return unregister_sym(t, r, pp);
+	return pp ? KT_SYMTAB_DUP : register_sym(t, r);
 }
 
 /* The program KSYMBOLs a task registered since its last BPF_EVENT belong to

@@ -110,13 +110,56 @@ static bool pow2(unsigned long long v)
 	return v && !(v & (v - 1));
 }
 
-/* Over 60 lines: one switch case per shared option, as bpftool and perf
- * parse theirs. */
-int kt_common_opt(struct kt_common *c, int opt, const char *arg)
+/* The backend's tuning: ring sizes, wakeups, hooks left out. */
+static int backend_opt(struct kt_backend_opts *bo, int opt, const char *arg)
 {
 	unsigned long long v;
+	long pg = sysconf(_SC_PAGESIZE);
 	char *end;
 	int h;
+
+	switch (opt) {
+	case OPT_RINGBUF_SIZE:
+		if (kt_parse_size(arg, &v) || !pow2(v) || v < (unsigned long long)pg ||
+		    v > (1ULL << 31)) {
+			kt_err("--ringbuf-size: '%s' is not a power of two between %ld and 2G", arg,
+			       pg);
+			return -1;
+		}
+		bo->ringbuf_size = v;
+		return 1;
+	case OPT_WAKEUP_MS:
+		errno = 0;
+		v = strtoull(arg, &end, 10);
+		if (errno || end == arg || *end || v > 1000) {
+			kt_err("--wakeup-ms: '%s' is not a number of milliseconds up to 1000", arg);
+			return -1;
+		}
+		bo->wakeup_ms = v;
+		return 1;
+	case OPT_NATIVE_PAGES:
+		if (kt_parse_size(arg, &v) || !pow2(v) || v > 65536) {
+			kt_err("--native-pages: '%s' is not a power of two up to 65536", arg);
+			return -1;
+		}
+		bo->native_pages = v;
+		return 1;
+	case OPT_DISABLE_HOOK:
+		h = kt_hook_lookup(arg);
+		if (h < 0) {
+			kt_err("--disable-hook: no hook named '%s' (see ksymtap -v)", arg);
+			return -1;
+		}
+		bo->disabled |= 1UL << h;
+		return 1;
+	}
+	return 0;
+}
+
+/* One switch case per shared option, as bpftool and perf parse theirs. */
+int kt_common_opt(struct kt_common *c, int opt, const char *arg)
+{
+	char *end;
 
 	switch (opt) {
 	case 'b':
@@ -140,42 +183,6 @@ int kt_common_opt(struct kt_common *c, int opt, const char *arg)
 			return -1;
 		}
 		return 1;
-	case OPT_RINGBUF_SIZE: {
-		long pg = sysconf(_SC_PAGESIZE);
-
-		if (kt_parse_size(arg, &v) || !pow2(v) || v < (unsigned long long)pg ||
-		    v > (1ULL << 31)) {
-			kt_err("--ringbuf-size: '%s' is not a power of two between %ld and 2G", arg,
-			       pg);
-			return -1;
-		}
-		c->bo.ringbuf_size = v;
-		return 1;
-	}
-	case OPT_WAKEUP_MS:
-		errno = 0;
-		v = strtoull(arg, &end, 10);
-		if (errno || end == arg || *end || v > 1000) {
-			kt_err("--wakeup-ms: '%s' is not a number of milliseconds up to 1000", arg);
-			return -1;
-		}
-		c->bo.wakeup_ms = v;
-		return 1;
-	case OPT_NATIVE_PAGES:
-		if (kt_parse_size(arg, &v) || !pow2(v) || v > 65536) {
-			kt_err("--native-pages: '%s' is not a power of two up to 65536", arg);
-			return -1;
-		}
-		c->bo.native_pages = v;
-		return 1;
-	case OPT_DISABLE_HOOK:
-		h = kt_hook_lookup(arg);
-		if (h < 0) {
-			kt_err("--disable-hook: no hook named '%s' (see ksymtap -v)", arg);
-			return -1;
-		}
-		c->bo.disabled |= 1UL << h;
-		return 1;
 	case OPT_NO_SNAPSHOT:
 		c->no_snapshot = true;
 		c->bo.walker = false;
@@ -198,5 +205,5 @@ int kt_common_opt(struct kt_common *c, int opt, const char *arg)
 		kt_verbose++;
 		return 1;
 	}
-	return 0;
+	return backend_opt(&c->bo, opt, arg);
 }

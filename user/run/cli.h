@@ -131,5 +131,6 @@ int cmd_inject(int argc, char **argv);
 int cmd_resolve(int argc, char **argv);
 int cmd_kallsyms(int argc, char **argv);
 int cmd_symbolize(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #endif

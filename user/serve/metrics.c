@@ -11,158 +11,295 @@
 #include "version.h"
 #include "record/symtab.h"
 
-static void head(FILE *f, const char *name, const char *type, const char *help)
-{
-	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
-}
+/* What the exposition reads, gathered once. */
+enum {
+	V_DUPS,
+	V_UNTRACKED,
+	V_RESYNCS,
+	V_RESYNC_PENDING,
+	V_HOOKS_LIVE,
+	V_SYMS,
+	V_PROGS,
+	V_ATTRIB_CACHED,
+	V_ATTRIB_UNRESOLVED,
+	V_CONNECTED,
+	V_ACCEPTED,
+	V_REJECTED,
+	V_OVERFLOWS,
+	V_SNAPSHOTS,
+	V_HIST_BYTES,
+	V_HIST_EVICTED,
+	V_QUERIES,
+	V_QUERY_ERRORS,
+	V_MAX,
+};
 
-/* A metric of one sample. */
-static void one(FILE *f, const char *name, const char *type, const char *help, unsigned long long v)
-{
-	head(f, name, type, help);
-	fprintf(f, "%s %llu\n", name, v);
-}
-
-/* Over 60 lines: the exposition, metric after metric, in README order. */
-int kt_metrics_print(FILE *f, const struct kt_metrics *m)
-{
-	const struct kt_pipeline *p = m->p;
+struct view {
+	const struct kt_metrics *m;
 	struct kt_attrib_stats as;
-	struct timespec now;
+	unsigned long long v[V_MAX];
+};
+
+/* Samples with labels (or not integers) of the family name. */
+typedef void (*samples_fn)(FILE *f, const char *name, const struct view *w);
+
+static void records(FILE *f, const char *name, const struct view *w)
+{
+	const struct kt_pipeline *p = w->m->p;
 	int i;
 
-	head(f, "ksymtap_records_total", "counter",
-	     "Records passed to the outputs, by kind and symbol source.");
 	for (i = 1; i < KT_SRC_MAX; i++)
-		fprintf(f, "ksymtap_records_total{kind=\"ksymbol\",source=\"%s\"} %llu\n",
-			kt_source_name(i), p->ksymbols[i]);
+		fprintf(f, "%s{kind=\"ksymbol\",source=\"%s\"} %llu\n", name, kt_source_name(i),
+			p->ksymbols[i]);
 	if (p->ksymbols[0])
-		fprintf(f, "ksymtap_records_total{kind=\"ksymbol\",source=\"unknown\"} %llu\n",
-			p->ksymbols[0]);
-	fprintf(f, "ksymtap_records_total{kind=\"bpf_event\",source=\"bpf_prog\"} %llu\n",
-		p->bpf_events);
-	one(f, "ksymtap_duplicates_total", "counter",
-	    "Registers of symbols already in the table (snapshot overlap), dropped.", p->dups);
-	one(f, "ksymtap_table_untracked_total", "counter",
-	    "Symbols and programs passed on but not kept in the table (out of memory).",
-	    kt_symtab_untracked(p->tab));
+		fprintf(f, "%s{kind=\"ksymbol\",source=\"unknown\"} %llu\n", name, p->ksymbols[0]);
+	fprintf(f, "%s{kind=\"bpf_event\",source=\"bpf_prog\"} %llu\n", name, p->bpf_events);
+}
 
-	head(f, "ksymtap_lost_records_total", "counter",
-	     "Records lost: by the BPF ring buffer, the kernel's native rings, hook runs the kernel skipped (a hook preempted on the same CPU), or a client's queue.");
-	fprintf(f, "ksymtap_lost_records_total{where=\"ringbuf\"} %llu\n", m->ringbuf_lost);
-	fprintf(f, "ksymtap_lost_records_total{where=\"hook\"} %llu\n", m->hook_missed);
-	fprintf(f, "ksymtap_lost_records_total{where=\"native\"} %llu\n", m->native_lost);
-	if (m->serve)
-		fprintf(f, "ksymtap_lost_records_total{where=\"client\"} %llu\n",
-			m->serve->lost_records);
+static void lost(FILE *f, const char *name, const struct view *w)
+{
+	fprintf(f, "%s{where=\"ringbuf\"} %llu\n", name, w->m->ringbuf_lost);
+	fprintf(f, "%s{where=\"hook\"} %llu\n", name, w->m->hook_missed);
+	fprintf(f, "%s{where=\"native\"} %llu\n", name, w->m->native_lost);
+	if (w->m->serve)
+		fprintf(f, "%s{where=\"client\"} %llu\n", name, w->m->serve->lost_records);
+}
 
-	one(f, "ksymtap_resyncs_total", "counter",
-	    "Enumerations after a reported loss (README, Lost records).", p->resync.runs);
-	one(f, "ksymtap_resync_pending", "gauge",
-	    "1 while a loss was reported and its resync has not run yet (at most a tenth of the time goes to resyncs).",
-	    p->resync.wanted);
-	head(f, "ksymtap_resync_records_total", "counter",
-	     "Registers of what the table lacked and unregisters of what the kernel no longer had, found by resyncs.");
-	fprintf(f, "ksymtap_resync_records_total{kind=\"register\"} %llu\n", p->resync.registered);
-	fprintf(f, "ksymtap_resync_records_total{kind=\"unregister\"} %llu\n",
-		p->resync.unregistered);
+static void resync_records(FILE *f, const char *name, const struct view *w)
+{
+	fprintf(f, "%s{kind=\"register\"} %llu\n", name, w->m->p->resync.registered);
+	fprintf(f, "%s{kind=\"unregister\"} %llu\n", name, w->m->p->resync.unregistered);
+}
 
-	head(f, "ksymtap_build_info", "gauge", "The ksymtap version running (git describe).");
-	fprintf(f, "ksymtap_build_info{version=\"%s\"} 1\n", KT_VERSION);
-	head(f, "ksymtap_backend_info", "gauge", "The backend in use.");
-	fprintf(f, "ksymtap_backend_info{backend=\"%s\"} 1\n", m->backend);
-	head(f, "ksymtap_hooks_live", "gauge", "BPF hooks attached.");
-	fprintf(f, "ksymtap_hooks_live %d\n", __builtin_popcountl(m->hooks));
-	if (m->has_hooks) {
-		head(f, "ksymtap_hook_live", "gauge", "Whether each BPF hook is attached.");
-		for (i = 0; i < KT_HOOK_MAX; i++)
-			fprintf(f, "ksymtap_hook_live{hook=\"%s\",target=\"%s\"} %d\n",
-				kt_hooks[i].name, kt_hooks[i].target, !!(m->hooks & (1UL << i)));
+static void build_info(FILE *f, const char *name, const struct view *w)
+{
+	fprintf(f, "%s{version=\"%s\"} 1\n", name, KT_VERSION);
+}
+
+static void backend_info(FILE *f, const char *name, const struct view *w)
+{
+	fprintf(f, "%s{backend=\"%s\"} 1\n", name, w->m->backend);
+}
+
+static void hook_live(FILE *f, const char *name, const struct view *w)
+{
+	int i;
+
+	for (i = 0; i < KT_HOOK_MAX; i++)
+		fprintf(f, "%s{hook=\"%s\",target=\"%s\"} %d\n", name, kt_hooks[i].name,
+			kt_hooks[i].target, !!(w->m->hooks & (1UL << i)));
+}
+
+static void attrib_resolved(FILE *f, const char *name, const struct view *w)
+{
+	fprintf(f, "%s{how=\"proc\"} %llu\n", name, w->as.resolved_proc);
+	fprintf(f, "%s{how=\"walk\"} %llu\n", name, w->as.resolved_walk);
+}
+
+static void by_uid(FILE *f, const char *name, const struct view *w)
+{
+	const struct kt_serve_stats *s = w->m->serve;
+	int i;
+
+	for (i = 0; i < (int)s->nuids; i++) {
+		if (s->by_uid[i].uid == KT_UID_OTHER)
+			fprintf(f, "%s{uid=\"other\"} %llu\n", name, s->by_uid[i].n);
+		else
+			fprintf(f, "%s{uid=\"%u\"} %llu\n", name, s->by_uid[i].uid, s->by_uid[i].n);
 	}
+}
 
-	one(f, "ksymtap_snapshot_symbols", "gauge",
-	    "Live dynamic kernel symbols in the table (what a new client is sent).",
-	    kt_symtab_nsyms(p->tab));
-	one(f, "ksymtap_snapshot_programs", "gauge", "Live BPF programs in the table.",
-	    kt_symtab_nprogs(p->tab));
+static void disconnects(FILE *f, const char *name, const struct view *w)
+{
+	int i;
 
-	kt_attrib_get_stats(p->attrib, &as);
-	one(f, "ksymtap_attrib_cgroups_cached", "gauge", "Cgroup ids in the attribution cache.",
-	    as.cached);
-	head(f, "ksymtap_attrib_resolved_total", "counter",
-	     "Cgroup ids resolved to a path, by how.");
-	fprintf(f, "ksymtap_attrib_resolved_total{how=\"proc\"} %llu\n", as.resolved_proc);
-	fprintf(f, "ksymtap_attrib_resolved_total{how=\"walk\"} %llu\n", as.resolved_walk);
-	one(f, "ksymtap_attrib_unresolved_records_total", "counter",
-	    "Records sent with an unknown cgroup path.", as.unresolved);
+	for (i = 0; i < KT_DISC_MAX; i++)
+		fprintf(f, "%s{reason=\"%s\"} %llu\n", name, kt_disc_names[i],
+			w->m->serve->disconnects[i]);
+}
 
-	if (m->serve) {
-		const struct kt_serve_stats *s = m->serve;
+static void history_symbols(FILE *f, const char *name, const struct view *w)
+{
+	fprintf(f, "%s{state=\"live\"} %zu\n", name, w->m->serve->hist_live);
+	fprintf(f, "%s{state=\"dead\"} %zu\n", name, w->m->serve->hist_dead);
+}
 
-		one(f, "ksymtap_clients_connected", "gauge", "Socket clients connected now.",
-		    s->connected);
-		one(f, "ksymtap_clients_accepted_total", "counter", "Socket clients accepted.",
-		    s->accepted);
-		head(f, "ksymtap_clients_accepted_by_uid_total", "counter",
-		     "Socket clients accepted, by the peer's uid (SO_PEERCRED; \"other\": past 15 uids).");
-		for (i = 0; i < (int)s->nuids; i++) {
-			if (s->by_uid[i].uid == KT_UID_OTHER)
-				fprintf(f,
-					"ksymtap_clients_accepted_by_uid_total{uid=\"other\"} %llu\n",
-					s->by_uid[i].n);
-			else
-				fprintf(f,
-					"ksymtap_clients_accepted_by_uid_total{uid=\"%u\"} %llu\n",
-					s->by_uid[i].uid, s->by_uid[i].n);
-		}
-		one(f, "ksymtap_clients_rejected_total", "counter",
-		    "Socket clients refused (--max-clients).", s->rejected);
-		one(f, "ksymtap_client_overflows_total", "counter",
-		    "Times a client's queue filled (each is followed by a lost record and a snapshot).",
-		    s->overflows);
-		one(f, "ksymtap_client_snapshots_total", "counter",
-		    "Snapshots sent to clients (on connect and after overflows).", s->snapshots);
-		head(f, "ksymtap_client_disconnects_total", "counter", "Clients gone, by reason.");
-		for (i = 0; i < KT_DISC_MAX; i++)
-			fprintf(f, "ksymtap_client_disconnects_total{reason=\"%s\"} %llu\n",
-				kt_disc_names[i], s->disconnects[i]);
-		head(f, "ksymtap_history_symbols", "gauge",
-		     "Symbols in the query history, live and dead (kept by --history, --history-age).");
-		fprintf(f, "ksymtap_history_symbols{state=\"live\"} %zu\n", s->hist_live);
-		fprintf(f, "ksymtap_history_symbols{state=\"dead\"} %zu\n", s->hist_dead);
-		one(f, "ksymtap_history_bytes", "gauge",
-		    "Memory the query history holds (allocations, without the allocator's overhead).",
-		    s->hist_bytes);
-		one(f, "ksymtap_history_evicted_total", "counter",
-		    "Dead symbols dropped from the query history (--history, --history-age).",
-		    s->hist_evicted);
-		one(f, "ksymtap_queries_total", "counter", "Query requests answered.", s->queries);
-		one(f, "ksymtap_query_errors_total", "counter",
-		    "Query requests that were not an address and time (answered with an error).",
-		    s->query_errors);
-	}
+static void start_time(FILE *f, const char *name, const struct view *w)
+{
+	fprintf(f, "%s %.3f\n", name, w->m->start_time);
+}
 
-	head(f, "ksymtap_start_time_seconds", "gauge", "When this ksymtap started (unix time).");
-	fprintf(f, "ksymtap_start_time_seconds %.3f\n", m->start_time);
+static void now_time(FILE *f, const char *name, const struct view *w)
+{
+	struct timespec now;
+
 	clock_gettime(CLOCK_REALTIME, &now);
-	head(f, "ksymtap_metrics_time_seconds", "gauge",
-	     "When this file was written (unix time): a stale file means a stuck daemon.");
-	fprintf(f, "ksymtap_metrics_time_seconds %.3f\n", now.tv_sec + now.tv_nsec / 1e9);
+	fprintf(f, "%s %.3f\n", name, now.tv_sec + now.tv_nsec / 1e9);
+}
+
+enum when { ALWAYS, WITH_HOOKS, SERVING };
+
+/* The exposition, family by family, in README order: one sample from v[],
+ * or the samples a function prints. */
+#define ONE(n, t, h, idx, w)                                                          \
+	{                                                                             \
+		.name = n, .type = t, .help = h, .v = idx, .samples = NULL, .when = w \
+	}
+#define MANY(n, t, h, fn, w)                                                       \
+	{                                                                          \
+		.name = n, .type = t, .help = h, .v = -1, .samples = fn, .when = w \
+	}
+static const struct family {
+	const char *name, *type, *help;
+	int v;
+	samples_fn samples;
+	enum when when;
+} families[] = {
+	MANY("ksymtap_records_total", "counter",
+	     "Records passed to the outputs, by kind and symbol source.", records, ALWAYS),
+	ONE("ksymtap_duplicates_total", "counter",
+	    "Registers of symbols already in the table (snapshot overlap), dropped.", V_DUPS,
+	    ALWAYS),
+	ONE("ksymtap_table_untracked_total", "counter",
+	    "Symbols and programs passed on but not kept in the table (out of memory).",
+	    V_UNTRACKED, ALWAYS),
+	MANY("ksymtap_lost_records_total", "counter",
+	     "Records lost: by the BPF ring buffer, the kernel's native rings, hook runs the kernel skipped (a hook preempted on the same CPU), or a client's queue.",
+	     lost, ALWAYS),
+	ONE("ksymtap_resyncs_total", "counter",
+	    "Enumerations after a reported loss (README, Lost records).", V_RESYNCS, ALWAYS),
+	ONE("ksymtap_resync_pending", "gauge",
+	    "1 while a loss was reported and its resync has not run yet (at most a tenth of the time goes to resyncs).",
+	    V_RESYNC_PENDING, ALWAYS),
+	MANY("ksymtap_resync_records_total", "counter",
+	     "Registers of what the table lacked and unregisters of what the kernel no longer had, found by resyncs.",
+	     resync_records, ALWAYS),
+	MANY("ksymtap_build_info", "gauge", "The ksymtap version running (git describe).",
+	     build_info, ALWAYS),
+	MANY("ksymtap_backend_info", "gauge", "The backend in use.", backend_info, ALWAYS),
+	ONE("ksymtap_hooks_live", "gauge", "BPF hooks attached.", V_HOOKS_LIVE, ALWAYS),
+	MANY("ksymtap_hook_live", "gauge", "Whether each BPF hook is attached.", hook_live,
+	     WITH_HOOKS),
+	ONE("ksymtap_snapshot_symbols", "gauge",
+	    "Live dynamic kernel symbols in the table (what a new client is sent).", V_SYMS,
+	    ALWAYS),
+	ONE("ksymtap_snapshot_programs", "gauge", "Live BPF programs in the table.", V_PROGS,
+	    ALWAYS),
+	ONE("ksymtap_attrib_cgroups_cached", "gauge", "Cgroup ids in the attribution cache.",
+	    V_ATTRIB_CACHED, ALWAYS),
+	MANY("ksymtap_attrib_resolved_total", "counter", "Cgroup ids resolved to a path, by how.",
+	     attrib_resolved, ALWAYS),
+	ONE("ksymtap_attrib_unresolved_records_total", "counter",
+	    "Records sent with an unknown cgroup path.", V_ATTRIB_UNRESOLVED, ALWAYS),
+	ONE("ksymtap_clients_connected", "gauge", "Socket clients connected now.", V_CONNECTED,
+	    SERVING),
+	ONE("ksymtap_clients_accepted_total", "counter", "Socket clients accepted.", V_ACCEPTED,
+	    SERVING),
+	MANY("ksymtap_clients_accepted_by_uid_total", "counter",
+	     "Socket clients accepted, by the peer's uid (SO_PEERCRED; \"other\": past 15 uids).",
+	     by_uid, SERVING),
+	ONE("ksymtap_clients_rejected_total", "counter", "Socket clients refused (--max-clients).",
+	    V_REJECTED, SERVING),
+	ONE("ksymtap_client_overflows_total", "counter",
+	    "Times a client's queue filled (each is followed by a lost record and a snapshot).",
+	    V_OVERFLOWS, SERVING),
+	ONE("ksymtap_client_snapshots_total", "counter",
+	    "Snapshots sent to clients (on connect and after overflows).", V_SNAPSHOTS, SERVING),
+	MANY("ksymtap_client_disconnects_total", "counter", "Clients gone, by reason.", disconnects,
+	     SERVING),
+	MANY("ksymtap_history_symbols", "gauge",
+	     "Symbols in the query history, live and dead (kept by --history, --history-age).",
+	     history_symbols, SERVING),
+	ONE("ksymtap_history_bytes", "gauge",
+	    "Memory the query history holds (allocations, without the allocator's overhead).",
+	    V_HIST_BYTES, SERVING),
+	ONE("ksymtap_history_evicted_total", "counter",
+	    "Dead symbols dropped from the query history (--history, --history-age).",
+	    V_HIST_EVICTED, SERVING),
+	ONE("ksymtap_queries_total", "counter", "Query requests answered.", V_QUERIES, SERVING),
+	ONE("ksymtap_query_errors_total", "counter",
+	    "Query requests that were not an address and time (answered with an error).",
+	    V_QUERY_ERRORS, SERVING),
+	MANY("ksymtap_start_time_seconds", "gauge", "When this ksymtap started (unix time).",
+	     start_time, ALWAYS),
+	MANY("ksymtap_metrics_time_seconds", "gauge",
+	     "When these metrics were taken (unix time): a stale file means a stuck daemon.",
+	     now_time, ALWAYS),
+};
+
+static void gather(struct view *w, const struct kt_metrics *m)
+{
+	const struct kt_serve_stats *s = m->serve;
+	const struct kt_pipeline *p = m->p;
+
+	w->m = m;
+	kt_attrib_get_stats(p->attrib, &w->as);
+	w->v[V_DUPS] = p->dups;
+	w->v[V_UNTRACKED] = kt_symtab_untracked(p->tab);
+	w->v[V_RESYNCS] = p->resync.runs;
+	w->v[V_RESYNC_PENDING] = p->resync.wanted;
+	w->v[V_HOOKS_LIVE] = __builtin_popcountl(m->hooks);
+	w->v[V_SYMS] = kt_symtab_nsyms(p->tab);
+	w->v[V_PROGS] = kt_symtab_nprogs(p->tab);
+	w->v[V_ATTRIB_CACHED] = w->as.cached;
+	w->v[V_ATTRIB_UNRESOLVED] = w->as.unresolved;
+	if (!s)
+		return;
+	w->v[V_CONNECTED] = s->connected;
+	w->v[V_ACCEPTED] = s->accepted;
+	w->v[V_REJECTED] = s->rejected;
+	w->v[V_OVERFLOWS] = s->overflows;
+	w->v[V_SNAPSHOTS] = s->snapshots;
+	w->v[V_HIST_BYTES] = s->hist_bytes;
+	w->v[V_HIST_EVICTED] = s->hist_evicted;
+	w->v[V_QUERIES] = s->queries;
+	w->v[V_QUERY_ERRORS] = s->query_errors;
+}
+
+int kt_metrics_print(FILE *f, const struct kt_metrics *m)
+{
+	const struct family *fam;
+	struct view w = { 0 };
+
+	gather(&w, m);
+	for (fam = families; fam < families + sizeof(families) / sizeof(families[0]); fam++) {
+		if ((fam->when == SERVING && !m->serve) ||
+		    (fam->when == WITH_HOOKS && !m->has_hooks))
+			continue;
+		fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", fam->name, fam->help, fam->name,
+			fam->type);
+		if (fam->samples)
+			fam->samples(f, fam->name, &w);
+		else
+			fprintf(f, "%s %llu\n", fam->name, w.v[fam->v]);
+	}
 	return ferror(f) ? -EIO : 0;
 }
 
-int kt_metrics_write(const char *path, const struct kt_metrics *m)
+int kt_metrics_render(const struct kt_metrics *m, char **buf, size_t *len)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	FILE *f = open_memstream(buf, len);
 	int err;
 
+	*buf = NULL;
 	if (!f)
 		return -ENOMEM;
 	err = kt_metrics_print(f, m);
 	if (fclose(f) && !err)
 		err = -ENOMEM;
+	if (err) {
+		free(*buf);
+		*buf = NULL;
+	}
+	return err;
+}
+
+int kt_metrics_write(const char *path, const struct kt_metrics *m)
+{
+	char *buf;
+	size_t len;
+	int err = kt_metrics_render(m, &buf, &len);
+
 	/* Counters, no addresses: readable by the collector's user. */
 	if (!err)
 		err = kt_replace_file(path, buf, len, 0644);

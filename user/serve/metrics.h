@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * Prometheus text exposition format, for node exporter's textfile collector:
- * the file is written beside its final name and renamed over it, so the
- * collector never reads half of one.
+ * Prometheus text exposition format, for node exporter's textfile collector
+ * (the file is written beside its final name and renamed over it, so the
+ * collector never reads half of one) and for scrapes over HTTP
+ * (metrics_http.h).
  */
 #ifndef KT_METRICS_H
 #define KT_METRICS_H
@@ -25,6 +26,8 @@ struct kt_metrics {
 };
 
 int kt_metrics_print(FILE *f, const struct kt_metrics *m);
+/* The exposition in a new buffer (free() it); -errno. */
+int kt_metrics_render(const struct kt_metrics *m, char **buf, size_t *len);
 /* Atomically replace path; -errno. */
 int kt_metrics_write(const char *path, const struct kt_metrics *m);
 

@@ -346,41 +346,35 @@ static void hello_line(struct kt_server *s, struct client *c, const char *line, 
 	start(s, c, rest, restlen);
 }
 
-static void on_readable(struct kt_server *s, struct client *c)
+/* A query client's requests, answered as far as they go. */
+static void query_readable(struct kt_server *s, struct client *c)
 {
-	char junk[4096], *nl;
 	ssize_t n;
 
-	if (c->state == C_QUERY) {
-		/* Full only while paused (answer_queries() takes every whole
-		 * request, and flags a line too long): a recv of 0 bytes would
-		 * read as EOF. */
-		if (c->rd_closed || c->qpaused || c->qlen == QIN_SIZE)
-			return;
-		n = recv(c->fd, c->qin + c->qlen, QIN_SIZE - c->qlen, MSG_DONTWAIT);
-		if (n < 0 && errno != EAGAIN && errno != EINTR)
-			drop(s, c, KT_DISC_PEER, strerror(errno));
-		if (n < 0)
-			return;
-		if (n == 0) {
-			c->rd_closed = true;
-			set_events(s, c);
-		}
-		c->qlen += n;
-		answer_queries(s, c);
-		service_out(s, c);
+	/* Full only while paused (answer_queries() takes every whole request,
+	 * and flags a line too long): a recv of 0 bytes would read as EOF. */
+	if (c->rd_closed || c->qpaused || c->qlen == QIN_SIZE)
 		return;
-	}
-	if (c->state != C_HELLO) {
-		/* Nothing is expected after the handshake: drain and ignore. */
-		n = recv(c->fd, junk, sizeof(junk), MSG_DONTWAIT);
-		if (n == 0) {
-			c->rd_closed = true;
-			set_events(s, c);
-		}
+	n = recv(c->fd, c->qin + c->qlen, QIN_SIZE - c->qlen, MSG_DONTWAIT);
+	if (n < 0 && errno != EAGAIN && errno != EINTR)
+		drop(s, c, KT_DISC_PEER, strerror(errno));
+	if (n < 0)
 		return;
+	if (n == 0) {
+		c->rd_closed = true;
+		set_events(s, c);
 	}
-	n = recv(c->fd, c->in + c->inlen, sizeof(c->in) - 1 - c->inlen, MSG_DONTWAIT);
+	c->qlen += n;
+	answer_queries(s, c);
+	service_out(s, c);
+}
+
+/* The handshake line, as far as it came. */
+static void hello_readable(struct kt_server *s, struct client *c)
+{
+	ssize_t n = recv(c->fd, c->in + c->inlen, sizeof(c->in) - 1 - c->inlen, MSG_DONTWAIT);
+	char *nl;
+
 	if (n < 0) {
 		if (errno != EAGAIN && errno != EINTR)
 			drop(s, c, KT_DISC_PEER, strerror(errno));
@@ -405,6 +399,21 @@ static void on_readable(struct kt_server *s, struct client *c)
 		/* KT_HELLO_MAX bytes and no newline: too long, whatever follows.
 		 * Refused, not parsed in part (a key past the cut would be lost). */
 		hello_line(s, c, NULL, NULL, 0);
+	}
+}
+
+static void on_readable(struct kt_server *s, struct client *c)
+{
+	char junk[4096];
+
+	if (c->state == C_QUERY) {
+		query_readable(s, c);
+	} else if (c->state == C_HELLO) {
+		hello_readable(s, c);
+	} else if (recv(c->fd, junk, sizeof(junk), MSG_DONTWAIT) == 0) {
+		/* Nothing is expected after the handshake: drain and ignore. */
+		c->rd_closed = true;
+		set_events(s, c);
 	}
 }
 

@@ -136,9 +136,29 @@ static char **func_names(__u32 btf_id, const struct bpf_func_info *fi, __u32 nfi
  * (perf and bpftool ask for the counts first, then the arrays). */
 #define FIRST_FUNCS 8
 
-/* 0, -ENOENT if the program went away, another -errno on failure. */
-/* Over 60 lines: bpf_prog_info's two calls (counts, then arrays) and the
- * checks between them. */
+/* info asks for n functions' addresses, lengths and tags, and for nfi
+ * func_info records, into the arrays given. */
+static void ask_funcs(struct bpf_prog_info *info, __u32 n, __u64 *addrs, __u32 *lens, void *tags,
+		      __u32 nfi, struct bpf_func_info *fi)
+{
+	memset(info, 0, sizeof(*info));
+	info->nr_jited_ksyms = n;
+	info->jited_ksyms = (__u64)(unsigned long)addrs;
+	info->nr_jited_func_lens = n;
+	info->jited_func_lens = (__u64)(unsigned long)lens;
+	info->nr_prog_tags = n;
+	info->prog_tags = (__u64)(unsigned long)tags;
+	if (nfi) {
+		info->nr_func_info = nfi;
+		info->func_info_rec_size = sizeof(*fi);
+		info->func_info = (__u64)(unsigned long)fi;
+	}
+}
+
+/* 0, -ENOENT if the program went away, another -errno on failure.
+ * Over 60 lines: bpf_prog_info's two calls (counts and the first
+ * functions, then, for a program with more, all of them) and the checks
+ * between them, in one piece. */
 static int read_prog(int fd, struct kt_prog_desc *d)
 {
 	/* Zeroed: without CAP_SYSLOG (kptr_restrict) the kernel leaves
@@ -151,16 +171,7 @@ static int read_prog(int fd, struct kt_prog_desc *d)
 	__u32 len = sizeof(info), n, nfi;
 	int err;
 
-	memset(&info, 0, sizeof(info));
-	info.nr_jited_ksyms = FIRST_FUNCS;
-	info.jited_ksyms = (__u64)(unsigned long)addrs;
-	info.nr_jited_func_lens = FIRST_FUNCS;
-	info.jited_func_lens = (__u64)(unsigned long)lens;
-	info.nr_prog_tags = FIRST_FUNCS;
-	info.prog_tags = (__u64)(unsigned long)tags;
-	info.nr_func_info = FIRST_FUNCS;
-	info.func_info_rec_size = sizeof(*fi0);
-	info.func_info = (__u64)(unsigned long)fi0;
+	ask_funcs(&info, FIRST_FUNCS, addrs, lens, tags, FIRST_FUNCS, fi0);
 	if (bpf_obj_get_info_by_fd(fd, &info, &len))
 		return -errno;
 	n = info.nr_jited_ksyms;
@@ -194,18 +205,7 @@ static int read_prog(int fd, struct kt_prog_desc *d)
 			memcpy(fi, fi0, nfi * sizeof(*fi));
 		goto done;
 	}
-	memset(&info, 0, sizeof(info));
-	info.nr_jited_ksyms = n;
-	info.jited_ksyms = (__u64)(unsigned long)d->addrs;
-	info.nr_jited_func_lens = n;
-	info.jited_func_lens = (__u64)(unsigned long)d->lens;
-	info.nr_prog_tags = n;
-	info.prog_tags = (__u64)(unsigned long)d->tags;
-	if (nfi) {
-		info.nr_func_info = nfi;
-		info.func_info_rec_size = sizeof(*fi);
-		info.func_info = (__u64)(unsigned long)fi;
-	}
+	ask_funcs(&info, n, d->addrs, d->lens, d->tags, nfi, fi);
 	len = sizeof(info);
 	if (bpf_obj_get_info_by_fd(fd, &info, &len)) {
 		err = -errno;

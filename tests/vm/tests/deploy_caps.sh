@@ -44,7 +44,7 @@ if no_fentry && [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 2 ]; then
 	note "native records only here: kernel.perf_event_paranoid lowered to 2, as the README says"
 fi
 $AS_POD ksymtap serve --socket=$S --socket-mode=0660 --socket-group=10001 \
-	--cgroup-root=/host/sys/fs/cgroup --metrics-file=/run/ksymtap/metrics/ksymtap.prom \
+	--cgroup-root=/host/sys/fs/cgroup --metrics-file=/run/ksymtap/ksymtap.prom \
 	>serve.out 2>serve.err &
 SRV=$!
 wait_for serve.err '^ksymtap: ready' 60 || { cat serve.err; fail "serve did not start with the pod's capabilities"; }
@@ -91,8 +91,8 @@ if [ -n "$bpf" ]; then
 else
 	note "native backend here: no cgroup ids, attribution not checked"
 fi
-[ -s /run/ksymtap/metrics/ksymtap.prom ] || sleep 6
-grep -q '^ksymtap_records_total' /run/ksymtap/metrics/ksymtap.prom || fail "no metrics file"
+[ -s /run/ksymtap/ksymtap.prom ] || sleep 6
+grep -q '^ksymtap_records_total' /run/ksymtap/ksymtap.prom || fail "no metrics file"
 kill -TERM $SRV
 wait $SRV || fail "serve exited $? on SIGTERM"
 [ -e $S ] && fail "socket left behind"

@@ -75,26 +75,28 @@ ksymtap inject -i p.data -o o.data --symbols k.data -v 2>inject.err ||
 	{ cat inject.err; fail "inject exited $?"; }
 grep -v '^ksymtap: inject: at' inject.err
 note "$(grep -c '^ksymtap: inject: at' inject.err) of perf's symbols replaced"
+# Root reads /proc/kcore here: inject says how to read its output.
+grep -q "^ksymtap: perf as root drops injected trampolines for /proc/kcore: read with 'ksymtap report -- perf report -i o.data'" inject.err ||
+	fail "inject gave no hint about /proc/kcore: $(cat inject.err)"
 
 # perf reads OUT as it reads IN: no warning IN does not also get, same samples.
 # As root, perf loads /proc/kcore for kernel symbols when /proc/kallsyms is
 # its kallsyms, and then drops every KSYMBOL map that is not a BPF program
 # (tools/perf/util/symbol.c, dso__load_kcore(); perf's own records and
-# injected ones alike: docs/inject.md).  A copy of /proc/kallsyms elsewhere
-# keeps perf off kcore, as the README's workflow says.
-cp /proc/kallsyms kallsyms.copy
+# injected ones alike: docs/inject.md).  The README's way: ksymtap report,
+# which gives perf a copy of /proc/kallsyms without a kcore beside it.
 for f in p o; do
-	perf script -i $f.data -F ip,sym,symoff --kallsyms kallsyms.copy >$f.frames 2>$f.serr ||
-		fail "perf script -i $f.data: $(cat $f.serr)"
-	perf report -i $f.data --stdio --kallsyms kallsyms.copy >$f.report 2>$f.rerr || fail "perf report -i $f.data: $(cat $f.rerr)"
-	perf annotate -i $f.data --stdio --kallsyms kallsyms.copy >/dev/null 2>$f.aerr
-	# (the guest has no objdump: annotate's disassembly errors are not about the file)
-	cat $f.serr $f.rerr $f.aerr | grep -iE 'warn|error|below|out of order|unexpected|fail' | grep -v objdump | sort -u >$f.warn
+	ksymtap report -- perf script -i $f.data -F ip,sym,symoff >$f.frames 2>$f.serr ||
+		fail "ksymtap report -- perf script -i $f.data: $(cat $f.serr)"
+	ksymtap report -- perf report -i $f.data --stdio >$f.report 2>$f.rerr ||
+		fail "ksymtap report -- perf report -i $f.data: $(cat $f.rerr)"
+	cat $f.serr $f.rerr | grep -iE 'warn|error|below|out of order|unexpected|fail' | sort -u >$f.warn
 	perf report -D -i $f.data 2>/dev/null | awk '/^ *SAMPLE events:/ {print $3}' >$f.samples
 done
 new=$(grep -vxFf p.warn o.warn)
 [ -z "$new" ] || fail "perf warns about the injected file only: $new"
 cmp -s p.samples o.samples || fail "samples: perf's file $(cat p.samples), injected $(cat o.samples)"
+grep -q 'ksymtap: error' o.serr o.rerr && fail "ksymtap report: $(cat o.serr o.rerr)"
 
 sort -u addrs.txt >all.sorted
 sort -u truth.txt >truth.sorted
@@ -132,19 +134,19 @@ count() { # frames-file
 	END { print n + 0, ok + 0, unk + 0, bad + 0 }' all.sorted truth.sorted "$1"
 }
 perf script -i o.data -F ip,sym,symoff >k.frames 2>/dev/null
-note "perf on /proc/kcore (no --kallsyms): $(count k.frames 2>/dev/null | awk '{print $2 " of " $1}') named"
+note "plain perf script as root (on /proc/kcore): $(count k.frames 2>/dev/null | awk '{print $2 " of " $1}') named"
 set -- $(count p.frames 2>p.bad)
 note "perf's own file: $1 frames in dynamic code, $2 named, $3 unknown, $4 misnamed"
 cat p.bad
 set -- $(count o.frames 2>o.bad)
-note "after inject: $1 frames in dynamic code, $2 named, $3 unknown, $4 misnamed"
+note "after inject, through ksymtap report: $1 frames in dynamic code, $2 named, $3 unknown, $4 misnamed"
 cat o.bad
 [ "$1" -gt 0 ] || fail "no sample fell in dynamic code: workload too light?"
 [ "$2" = "$1" ] || fail "after inject, $(($1 - $2)) of $1 frames in dynamic code are not named as kallsyms named them"
 
 # Issue 14: symbolize names the frames perf's own file left unknown, at
 # their samples' times, from the record file (the code is long gone).
-perf script -i p.data -F comm,tid,time,ip,sym,symoff --kallsyms kallsyms.copy 2>/dev/null |
+ksymtap report -- perf script -i p.data -F comm,tid,time,ip,sym,symoff 2>/dev/null |
 	ksymtap symbolize -i k.data >s.frames || fail "symbolize exited $?"
 set -- $(count s.frames 2>s.bad)
 note "perf's own file through symbolize: $1 frames in dynamic code, $2 named, $3 unknown, $4 misnamed (perf's names kept)"
