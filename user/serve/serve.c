@@ -181,12 +181,15 @@ static int queue_lost(struct kt_server *s, struct client *c, unsigned long long 
 }
 
 /* After an overflow, once the client has read everything: what it missed,
- * then the table anew. */
+ * then the table anew.  Once the daemon is stopping (it no longer accepts),
+ * the count is the last word, as for a client still in overflow then: a
+ * table anew would be cut short by the shutdown. */
 static int resync(struct kt_server *s, struct client *c, unsigned long long lost)
 {
-	int err = queue_lost(s, c, lost, false);
+	bool stopping = s->lfd < 0;
+	int err = queue_lost(s, c, lost, stopping);
 
-	if (err)
+	if (err || stopping)
 		return err;
 	kt_debug("client %u: caught up after missing %llu records; sending the table again", c->id,
 		 lost);

@@ -1,7 +1,8 @@
 # ksymtap serve with the BPF backend: a client that stops reading does not
 # delay another client's records, is told how many it missed (a LOST record
 # of origin serve, then the table anew), and the metrics count it; a client
-# still in overflow when the daemon stops gets its lost record last; SIGTERM
+# still in overflow when the daemon stops, which starts reading as it stops,
+# gets its lost record last (no table anew while stopping); SIGTERM
 # exits 0 and removes the socket; a restart on the same path works.
 . /ksymtap/lib.sh
 
