@@ -64,7 +64,8 @@ run_units() { # dir prefix
 # (native perf records work here; tracing programs do not), with the ksymtap
 # binary KT_BIN.  Exit 0 pass, 77 skip (after "SKIP: reason"), else fail.
 run_hosts() { # ksymtap-binary prefix
-	local t name out rc
+	local t name out rc tmp
+	tmp=$(mktemp)
 	for t in "$top"/tests/host/*.sh; do
 		[ -f "$t" ] || continue
 		[ "$(basename "$t")" = lib.sh ] && continue
@@ -72,14 +73,22 @@ run_hosts() { # ksymtap-binary prefix
 		if [ -n "$only" ] && ! grep -Eq "$only" <<<"$name"; then
 			continue
 		fi
-		out=$(cd "$top" && KT_TOP="$top" KT_BIN="$1" timeout -s KILL 300 bash "$t" 2>&1)
+		# A session of its own: whatever the test leaves running (a
+		# daemon's forked child, say) is killed with it and cannot hold
+		# the output open.
+		(cd "$top" && KT_TOP="$top" KT_BIN="$1" exec setsid timeout -s KILL 300 bash "$t") \
+			>"$tmp" 2>&1 &
+		wait $!
 		rc=$?
+		kill -KILL -- -$! 2>/dev/null
+		out=$(cat "$tmp")
 		case $rc in
 		0) echo "  PASS $name"; count 1 0 0 ;;
 		77) echo "  SKIP $name: $(grep '^SKIP:' <<<"$out" | tail -n 1 | sed 's/^SKIP: *//')"; count 0 0 1 ;;
 		*) echo "  FAIL $name (exit $rc)"; tail -n 60 <<<"$out" | sed 's/^/    | /'; count 0 1 0 ;;
 		esac
 	done
+	rm -f "$tmp"
 }
 
 if [ -n "$unit" ]; then

@@ -454,7 +454,7 @@ static int serve_run(struct serve_run *r, struct kt_common *c)
 {
 	struct kt_kallsyms_file kf = { .err = 0 };
 	sigset_t waitmask;
-	char extra[300];
+	char extra[300], why[300];
 	int err;
 
 	kt_install_signals();
@@ -467,6 +467,10 @@ static int serve_run(struct serve_run *r, struct kt_common *c)
 		 r->http ? "; metrics on " : "", r->http ? kt_metrics_http_url(r->http) : "");
 	if (kt_live_start_ready(c, r->p, r->b, &kf, extra))
 		return KT_EXIT_FAIL;
+	if (r->http && (err = kt_metrics_http_run(r->http, why, sizeof(why)))) {
+		kt_err("%s", why);
+		return KT_EXIT_FAIL;
+	}
 	err = serve_loop(r, c, &waitmask);
 	if (err) {
 		kt_report(r->p, err, "serve");

@@ -269,12 +269,6 @@ int kt_metrics_http_start(struct kt_metrics_http **out, const char *spec, char *
 	err = listen_on(h, spec, why, why_size);
 	if (err)
 		goto out;
-	err = -pthread_create(&h->thread, NULL, loop, h);
-	if (err) {
-		snprintf(why, why_size, "--metrics-listen: no thread: %s", strerror(-err));
-		goto out;
-	}
-	h->running = true;
 	*out = h;
 	return 0;
 nomem:
@@ -282,6 +276,18 @@ nomem:
 out:
 	kt_metrics_http_stop(h);
 	return err;
+}
+
+int kt_metrics_http_run(struct kt_metrics_http *h, char *why, size_t why_size)
+{
+	int err = -pthread_create(&h->thread, NULL, loop, h);
+
+	if (err) {
+		snprintf(why, why_size, "--metrics-listen: no thread: %s", strerror(-err));
+		return err;
+	}
+	h->running = true;
+	return 0;
 }
 
 const char *kt_metrics_http_url(const struct kt_metrics_http *h)

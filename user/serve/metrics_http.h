@@ -15,9 +15,14 @@
 struct kt_metrics_http;
 
 /* Listen on spec: "PORT" (127.0.0.1), "IPV4:PORT" or "[IPV6]:PORT", numeric;
- * port 0 picks a free one.  -errno and why (one line) on failure. */
+ * port 0 picks a free one.  -errno and why (one line) on failure.  Scrapes
+ * wait in the socket's backlog until kt_metrics_http_run(). */
 int kt_metrics_http_start(struct kt_metrics_http **out, const char *spec, char *why,
 			  size_t why_size);
+/* Start answering, in a thread of its own.  After the start-up's forks (the
+ * BPF loader, the snapshot's walker): a thread that holds an allocator lock
+ * at a fork() leaves the child deadlocked on it (seen under ASan). */
+int kt_metrics_http_run(struct kt_metrics_http *h, char *why, size_t why_size);
 /* "http://ADDR:PORT/metrics", as bound. */
 const char *kt_metrics_http_url(const struct kt_metrics_http *h);
 /* Readable when a scrape waits for kt_metrics_http_publish(). */
