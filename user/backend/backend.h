@@ -15,7 +15,7 @@ struct kt_backend_opts {
 	size_t ringbuf_size; /* bpf: bytes, power of two */
 	unsigned long disabled; /* bpf: bitmask of enum kt_hook */
 	size_t native_pages; /* native: data pages per CPU ring, power of two */
-	unsigned int wakeup_ms; /* bpf: poll period when wakeups are batched; 0: per record */
+	unsigned int wakeup_ms; /* bpf: poll period when wakeups are batched; 0: the kernel's */
 	bool walker; /* bpf: load the snapshot's walker with the hooks */
 	/* Test and bench switches, from the environment (kt_common_init()):
 	 * KSYMTAP_DEBUG_EMPTY, the program hooks return at once;
@@ -42,9 +42,10 @@ struct kt_source_report {
 /* Each backend embeds this first in its own state. */
 struct kt_backend {
 	const struct kt_backend_ops *ops;
-	/* Longest a reader may sleep before calling poll() again: records
-	 * may be waiting without a wakeup (batched wakeups). */
-	unsigned int poll_ms;
+	/* When poll() must run again though fd() stays quiet (CLOCK_MONOTONIC
+	 * ns; 0: only when it fires), as poll() last left it: drop counters to
+	 * read, batched wakeups (--wakeup-ms), a CPU scan without uevents. */
+	__u64 wake_ns;
 };
 
 struct kt_backend_ops {

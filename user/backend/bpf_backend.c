@@ -32,7 +32,9 @@ struct bpf_backend {
 	unsigned long long dropped_seen;
 	unsigned long long missed_seen; /* hook runs the kernel skipped */
 	unsigned long long *percpu; /* lookup buffer for the drop counters */
-	__u64 dropped_next;
+	__u64 dropped_next; /* the counters' next read, at the soonest */
+	bool unread; /* records consumed since the counters were read */
+	__u64 wakeup_ns; /* --wakeup-ms: batched wakeups, a poll this often */
 	int ncpus;
 	int emit_err;
 };
@@ -130,28 +132,12 @@ static int emit_lost(struct bpf_backend *b, unsigned long long n)
 	return b->emit(b->ctx, &r);
 }
 
-static int bpf_poll(struct kt_backend *kb, int timeout_ms)
+/* The drop and skip counters: new losses become a LOST record each. */
+static int read_counters(struct bpf_backend *b)
 {
-	struct bpf_backend *b = (struct bpf_backend *)kb;
 	unsigned long long d;
-	int n, err;
+	int err;
 
-	n = ring_buffer__poll(b->rb, timeout_ms);
-	if (n == -EINTR)
-		n = 0;
-	/* ring_buffer__poll() consumes only rings epoll reported; with batched
-	 * wakeups records wait without one. */
-	if (n == 0 && !b->emit_err)
-		n = ring_buffer__consume(b->rb);
-	if (b->emit_err)
-		return b->emit_err;
-	if (n < 0)
-		return n;
-	/* The counters are syscalls: at most every 100 ms, and when a drain
-	 * ends (timeout 0). */
-	if (timeout_ms && kt_monotonic_ns() < b->dropped_next)
-		return n;
-	b->dropped_next = kt_monotonic_ns() + 100000000ULL;
 	d = read_dropped(b);
 	if (d > b->dropped_seen) {
 		kt_warn("ring buffer full: %llu records lost (raise --ringbuf-size)",
@@ -171,6 +157,44 @@ static int bpf_poll(struct kt_backend *kb, int timeout_ms)
 		if (err)
 			return err;
 	}
+	return 0;
+}
+
+/*
+ * The counters are syscalls: read after records came, at most every 100 ms;
+ * a batch that came sooner leaves them for the wake-up at dropped_next, or
+ * for the end of the drain (a poll that finds nothing).  A ring that loses
+ * records has woken us already, so nothing needs reading while none come.
+ */
+static int bpf_poll(struct kt_backend *kb, int timeout_ms)
+{
+	struct bpf_backend *b = (struct bpf_backend *)kb;
+	__u64 now;
+	int n, err;
+
+	/* The run loops wait on fd() themselves and call this with timeout 0:
+	 * then one consume, without another epoll_wait() (a syscall per
+	 * wake-up saved); it also finds records a batched wake-up left. */
+	n = timeout_ms ? ring_buffer__poll(b->rb, timeout_ms) : 0;
+	if (n == -EINTR)
+		n = 0;
+	if (n == 0 && !b->emit_err)
+		n = ring_buffer__consume(b->rb);
+	if (b->emit_err)
+		return b->emit_err;
+	if (n < 0)
+		return n;
+	now = kt_monotonic_ns();
+	b->unread |= n > 0;
+	if (b->unread && (n == 0 || now >= b->dropped_next)) {
+		b->unread = false;
+		b->dropped_next = now + 100000000ULL;
+		err = read_counters(b);
+		if (err)
+			return err;
+	}
+	b->base.wake_ns =
+		kt_wake_min(b->unread ? b->dropped_next : 0, b->wakeup_ns ? now + b->wakeup_ns : 0);
 	return n;
 }
 
@@ -347,7 +371,9 @@ static int bpf_open(struct kt_backend **out, const struct kt_backend_opts *o, kt
 		return -ENOMEM;
 	}
 	b->base.ops = &kt_bpf_backend;
-	b->base.poll_ms = o->wakeup_ms ? o->wakeup_ms : 100;
+	b->wakeup_ns = o->wakeup_ms * 1000000ULL;
+	if (b->wakeup_ns)
+		b->base.wake_ns = kt_monotonic_ns() + b->wakeup_ns;
 	b->emit = emit;
 	b->ctx = ctx;
 	b->ncpus = libbpf_num_possible_cpus();

@@ -14,6 +14,7 @@
 #include <sys/epoll.h>
 #include "backend/backend.h"
 #include "backend/hybrid.h"
+#include "util/clock.h"
 
 struct hybrid {
 	struct kt_backend base;
@@ -62,14 +63,18 @@ static int hybrid_poll(struct kt_backend *kb, int timeout_ms)
 	struct epoll_event ev;
 	int n, m;
 
-	if (!h->nat)
-		return h->bpf->ops->poll(h->bpf, timeout_ms);
+	if (!h->nat) {
+		n = h->bpf->ops->poll(h->bpf, timeout_ms);
+		h->base.wake_ns = h->bpf->wake_ns;
+		return n;
+	}
 	if (timeout_ms && epoll_wait(h->epfd, &ev, 1, timeout_ms) < 0 && errno != EINTR)
 		return -errno;
 	n = h->bpf->ops->poll(h->bpf, 0);
 	if (n < 0)
 		return n;
 	m = h->nat->ops->poll(h->nat, 0);
+	h->base.wake_ns = kt_wake_min(h->bpf->wake_ns, h->nat->wake_ns);
 	return m < 0 ? m : n + m;
 }
 
@@ -179,7 +184,7 @@ int kt_hybrid_open_bpf(struct kt_backend **out, const struct kt_backend_opts *o,
 		free(h);
 		return err;
 	}
-	h->base.poll_ms = h->bpf->poll_ms;
+	h->base.wake_ns = h->bpf->wake_ns;
 	h->bpf->ops->sources(h->bpf, &h->rep);
 	*out = &h->base;
 	return 0;
@@ -215,8 +220,7 @@ int kt_hybrid_add_native(struct kt_backend *b, const struct kt_backend_opts *o, 
 		snprintf(why, why_size, "epoll_ctl: %s", strerror(-err));
 		goto fail;
 	}
-	if (h->nat->poll_ms < h->base.poll_ms)
-		h->base.poll_ms = h->nat->poll_ms;
+	h->base.wake_ns = kt_wake_min(h->bpf->wake_ns, h->nat->wake_ns);
 	return 0;
 fail:
 	h->native_mask = 0;

@@ -235,7 +235,8 @@ static int reap_dead_rings(struct native_backend *b)
 	return 0;
 }
 
-/* Drain the uevent socket; true if a CPU went online or offline. */
+/* Drain the uevent socket; true if a CPU went online or offline, or if
+ * uevents were lost (the socket overran: one of them may have been). */
 static bool cpu_uevent(struct native_backend *b)
 {
 	char msg[4096];
@@ -250,7 +251,7 @@ static bool cpu_uevent(struct native_backend *b)
 		    strstr(msg, "/devices/system/cpu/cpu"))
 			cpu = true;
 	}
-	return cpu;
+	return cpu || (n < 0 && errno == ENOBUFS);
 }
 
 static void open_uevents(struct native_backend *b)
@@ -360,8 +361,11 @@ static int native_poll(struct kt_backend *kb, int timeout_ms)
 	if (n < 0 && errno != EINTR)
 		return -errno;
 	now = kt_monotonic_ns();
-	if (cpu_uevent(b) || now >= b->next_cpu_scan) {
+	/* Without uevents, CPU hotplug is looked for once a second: the one
+	 * periodic wake-up, and only there. */
+	if (cpu_uevent(b) || (b->uevent_fd < 0 && now >= b->next_cpu_scan)) {
 		b->next_cpu_scan = now + 1000000000ULL;
+		b->base.wake_ns = b->uevent_fd < 0 ? b->next_cpu_scan : 0;
 		err = reap_dead_rings(b);
 		if (err < 0)
 			return err;
@@ -453,7 +457,6 @@ static int native_open(struct kt_backend **out, const struct kt_backend_opts *o,
 		return -ENOMEM;
 	}
 	b->base.ops = &kt_native_backend;
-	b->base.poll_ms = 100; /* the kernel wakes us for every record */
 	b->emit = emit;
 	b->ctx = ctx;
 	b->pages = o->native_pages ? o->native_pages : 64;
@@ -490,6 +493,8 @@ static int native_open(struct kt_backend **out, const struct kt_backend_opts *o,
 	}
 	open_uevents(b);
 	b->next_cpu_scan = kt_monotonic_ns() + 1000000000ULL;
+	/* The kernel wakes us for every record (wakeup_watermark 1). */
+	b->base.wake_ns = b->uevent_fd < 0 ? b->next_cpu_scan : 0;
 	*out = &b->base;
 	return 0;
 fail:

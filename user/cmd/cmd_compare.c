@@ -280,6 +280,7 @@ static int compare_window(struct run *r, double duration)
 	while (!kt_stop) {
 		struct pollfd pfd[2] = { { .fd = r->bpf->ops->fd(r->bpf), .events = POLLIN },
 					 { .fd = r->nat->ops->fd(r->nat), .events = POLLIN } };
+		__u64 now = kt_monotonic_ns();
 
 		if (duration > 0 && kt_monotonic_ns() - start >= (__u64)(duration * 1e9))
 			break;
@@ -292,7 +293,9 @@ static int compare_window(struct run *r, double duration)
 			r->child = -1;
 			until = kt_monotonic_ns() + (__u64)(r->grace * 1e9);
 		}
-		poll(pfd, 2, r->bpf->poll_ms ? (int)r->bpf->poll_ms : 100);
+		/* 100 ms at most: CMD's end is looked for between waits. */
+		poll(pfd, 2,
+		     kt_wake_timeout_ms(kt_wake_min(r->bpf->wake_ns, now + 100000000ULL), now));
 		if ((err = r->bpf->ops->poll(r->bpf, 0)) < 0 ||
 		    (err = r->nat->ops->poll(r->nat, 0)) < 0)
 			goto fail;

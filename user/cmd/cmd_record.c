@@ -250,7 +250,7 @@ int cmd_record(int argc, char **argv)
 		}
 	}
 	if (!err)
-		err = kt_run(b, c.duration, kt_pipeline_tick, &p, child ? &child_done : NULL);
+		err = kt_run(b, c.duration, &p, child ? &child_done : NULL);
 	/* A resync still put off runs now (user/run/resync.c). */
 	if (!err)
 		err = kt_pipeline_flush(&p);

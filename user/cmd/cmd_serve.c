@@ -294,14 +294,16 @@ static void serve_scrape(struct serve_run *r)
 	free(buf);
 }
 
-/* One round of the loop: wait, then the clients, the backend, the sinks. */
-static int serve_round(struct serve_run *r, const sigset_t *waitmask)
+/* One round of the loop: wait until an fd fires or wake (CLOCK_MONOTONIC
+ * ns, 0: no time asked for), then the clients, the backend, the sinks. */
+static int serve_round(struct serve_run *r, __u64 wake, const sigset_t *waitmask)
 {
 	struct epoll_event evs[64];
 	int i, n, err;
 
-	/* 100 ms: handshake deadlines and the attribution walk's slices. */
-	n = epoll_pwait(r->epfd, evs, 64, r->b->poll_ms ? (int)r->b->poll_ms : 100, waitmask);
+	wake = kt_wake_min(wake, kt_wake_min(r->b->wake_ns, kt_pipeline_wake_ns(r->p)));
+	wake = kt_wake_min(wake, kt_server_wake_ns(r->s));
+	n = epoll_pwait(r->epfd, evs, 64, kt_wake_timeout_ms(wake, kt_monotonic_ns()), waitmask);
 	if (n < 0 && errno != EINTR)
 		return -errno; /* reported by the caller */
 	for (i = 0; i < n; i++) {
@@ -310,8 +312,8 @@ static int serve_round(struct serve_run *r, const sigset_t *waitmask)
 		else if (evs[i].data.ptr)
 			kt_server_event(r->s, evs[i].data.ptr, evs[i].events);
 	}
-	/* The backend every round, not only when its fd fires: the native
-	 * one looks for new CPUs there. */
+	/* The backend every round, not only when its fd fires: a wake-up it
+	 * asked for (its wake_ns) comes as a round without events. */
 	err = r->b->ops->poll(r->b, 0);
 	if (err < 0)
 		return err;
@@ -324,8 +326,10 @@ static int serve_round(struct serve_run *r, const sigset_t *waitmask)
 
 /*
  * One thread, one epoll set: the backend's fd, the listening socket, every
- * client, the HTTP thread's eventfd.  SIGINT/SIGTERM are blocked except
- * inside epoll_pwait(), so a signal can never slip in between the check of
+ * client, the HTTP thread's eventfd.  It sleeps until one fires or the
+ * earliest wake-up something asked for (serve_round()); the one periodic
+ * wake-up is --metrics-file's.  SIGINT/SIGTERM are blocked except inside
+ * epoll_pwait(), so a signal can never slip in between the check of
  * kt_stop and the wait.
  */
 static int serve_loop(struct serve_run *r, const struct kt_common *c, const sigset_t *waitmask)
@@ -343,7 +347,8 @@ static int serve_loop(struct serve_run *r, const struct kt_common *c, const sigs
 			write_metrics(r);
 			next_metrics = now + (__u64)(r->cfg->metrics_interval * 1e9);
 		}
-		err = serve_round(r, waitmask);
+		err = serve_round(r, kt_wake_min(end, r->cfg->metrics_file ? next_metrics : 0),
+				  waitmask);
 		if (err)
 			return err;
 	}

@@ -79,7 +79,7 @@ int cmd_stream(int argc, char **argv)
 	err = kt_live_start(&c, &p, b, &kf);
 	if (err)
 		goto out;
-	err = kt_run(b, c.duration, kt_pipeline_tick, &p, NULL);
+	err = kt_run(b, c.duration, &p, NULL);
 	if (!err)
 		err = kt_pipeline_flush(&p);
 	if (err)

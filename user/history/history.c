@@ -214,6 +214,11 @@ void kt_history_trim(struct kt_history *h, size_t max_dead, __u64 min_death)
 	}
 }
 
+__u64 kt_history_oldest_death(const struct kt_history *h)
+{
+	return h->dq_n ? h->dq[h->dq_head].death : 0;
+}
+
 /* The generation of sl alive at t, or NULL: the last one born by t. */
 static const struct kt_hsym *gen_at(const struct kt_hslot *sl, __u64 t)
 {

@@ -72,6 +72,8 @@ void kt_history_done(struct kt_history *h);
 /* Drop dead symbols, those that died first, while more than max_dead are
  * kept or while the oldest died before min_death.  Live ones always stay. */
 void kt_history_trim(struct kt_history *h, size_t max_dead, __u64 min_death);
+/* The death time of the dead symbol kept longest, 0 if none is kept. */
+__u64 kt_history_oldest_death(const struct kt_history *h);
 /* The symbol that held addr at time t (KT_HIST_NOW: now), or NULL. */
 const struct kt_hsym *kt_history_find(const struct kt_history *h, __u64 addr, __u64 t);
 /* Each symbol alive at time t, in address order. */

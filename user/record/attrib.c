@@ -12,6 +12,7 @@
 #include <sys/vfs.h>
 #include "record/attrib.h"
 #include "util/hash.h"
+#include "util/clock.h"
 #include "util/log.h"
 #include "record/record.h"
 
@@ -22,6 +23,8 @@
 /* Directories one tick of a walk reads: a few hundred getdents, well under a
  * millisecond, so the ring buffer consumer is never held up for long. */
 #define WALK_DIRS_PER_TICK 256
+/* Between two slices of a walk while no record comes. */
+#define WALK_SLICE_GAP_NS 20000000ULL
 
 struct ent {
 	struct ent *next;
@@ -403,6 +406,12 @@ void kt_attrib_tick(struct kt_attrib_cache *c)
 {
 	if (c && c->nstack)
 		walk_some(c, WALK_DIRS_PER_TICK);
+}
+
+__u64 kt_attrib_wake_ns(const struct kt_attrib_cache *c)
+{
+	/* A walk goes on in slices, a tick each, while one is under way. */
+	return c && c->nstack ? kt_monotonic_ns() + WALK_SLICE_GAP_NS : 0;
 }
 
 void kt_attrib_get_stats(const struct kt_attrib_cache *c, struct kt_attrib_stats *s)

@@ -47,6 +47,9 @@ void kt_attrib_free(struct kt_attrib_cache *c);
 void kt_attrib_fill(struct kt_attrib_cache *c, struct kt_record *r);
 /* Between batches: a slice of the pending walk. */
 void kt_attrib_tick(struct kt_attrib_cache *c);
+/* When the next slice is due though no record comes (CLOCK_MONOTONIC ns);
+ * 0 if no walk is under way. */
+__u64 kt_attrib_wake_ns(const struct kt_attrib_cache *c);
 void kt_attrib_get_stats(const struct kt_attrib_cache *c, struct kt_attrib_stats *s);
 /* The root in use, or NULL if attribution is off (no cgroup2 there). */
 const char *kt_attrib_root(const struct kt_attrib_cache *c);

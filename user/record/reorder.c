@@ -84,6 +84,11 @@ const struct kt_reorder_ent *kt_reorder_peek(const struct kt_reorder *q, __u64 n
 	return NULL;
 }
 
+__u64 kt_reorder_wake(const struct kt_reorder *q)
+{
+	return q->n ? q->ents[q->head].arrival + q->window : 0;
+}
+
 void kt_reorder_pop(struct kt_reorder *q)
 {
 	struct kt_reorder_ent *e;

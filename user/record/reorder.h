@@ -39,5 +39,8 @@ int kt_reorder_push(struct kt_reorder *q, __u64 time, __u64 now, const void *dat
  * NULL if none.  kt_reorder_pop() releases it. */
 const struct kt_reorder_ent *kt_reorder_peek(const struct kt_reorder *q, __u64 now, bool all);
 void kt_reorder_pop(struct kt_reorder *q);
+/* When kt_reorder_peek() lets the first held record out (the caller's
+ * clock), 0 if none is held. */
+__u64 kt_reorder_wake(const struct kt_reorder *q);
 
 #endif

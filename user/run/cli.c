@@ -22,10 +22,12 @@ const char kt_common_help[] =
 	"      --ringbuf-size SIZE\n"
 	"                       BPF ring buffer size, a power of two (default 1M)\n"
 	"      --native-pages N data pages per CPU of the native rings (default 64)\n"
-	"      --wakeup-ms MS   bpf: wake the reader at most every MS ms (default 10),\n"
-	"                       or when a quarter of the ring is waiting; 0 wakes\n"
-	"                       it for every record (lowest latency, most cost on\n"
-	"                       the program-load path)\n"
+	"      --wakeup-ms MS   bpf: 0 (default): the kernel wakes the reader when a\n"
+	"                       record comes and it had read everything, and never\n"
+	"                       while nothing happens; MS: the reader looks every MS\n"
+	"                       ms (or when a quarter of the ring is waiting), fewer\n"
+	"                       wake-ups on the program-load path, records up to MS\n"
+	"                       ms late, and MS-periodic wake-ups when idle\n"
 	"      --disable-hook NAME\n"
 	"                       do not attach hook NAME (program or kernel function\n"
 	"                       name, see -v); repeatable\n"
@@ -73,7 +75,7 @@ void kt_common_init(struct kt_common *c)
 	 * size counts double in ksymtap's RSS. */
 	c->bo.ringbuf_size = 1 << 20;
 	c->bo.native_pages = 64;
-	c->bo.wakeup_ms = 10;
+	c->bo.wakeup_ms = 0;
 	c->bo.walker = true;
 	c->bo.debug_empty = getenv("KSYMTAP_DEBUG_EMPTY") != NULL;
 	c->bo.debug_ktime = getenv("KSYMTAP_DEBUG_KTIME") != NULL;

@@ -84,10 +84,11 @@ void kt_install_signals(void);
 
 /*
  * Poll the backend until SIGINT/SIGTERM, the duration, or *done (if given)
- * turns true; after each batch calls tick(ctx) (flushes, periodic work).  Then
- * drains what is left.  Returns 0 or the first error from emit/tick.
+ * turns true; after each batch ticks the pipeline (flushes, put-off work).
+ * Then drains what is left.  Returns 0 or the first error from emit/tick.
+ * Waits without a timeout when nothing asked for a wake-up (runloop.c).
  */
-int kt_run(struct kt_backend *b, double duration, int (*tick)(void *ctx), void *ctx,
+int kt_run(struct kt_backend *b, double duration, struct kt_pipeline *p,
 	   volatile sig_atomic_t *done);
 
 /* Poll b without waiting until it has nothing more, tick(ctx) after each

@@ -550,6 +550,23 @@ void kt_server_tick(struct kt_server *s)
 	s->nc = j;
 }
 
+__u64 kt_server_wake_ns(const struct kt_server *s)
+{
+	__u64 wake = 0, death = kt_history_oldest_death(&s->hist);
+	__s64 expiry;
+	int i;
+
+	for (i = 0; i < s->nc; i++)
+		if (s->c[i]->state == C_HELLO)
+			wake = kt_wake_min(wake, s->c[i]->deadline);
+	/* The oldest dead symbol leaves the history --history-age after its
+	 * death (perf's clock: the daemon's clock offset back to ours). */
+	expiry = (__s64)(death + s->o.history_age) - s->clock_off;
+	if (death && expiry > 0)
+		wake = kt_wake_min(wake, (__u64)expiry);
+	return wake;
+}
+
 static int sink_record(struct kt_sink *sink, const struct kt_record *r)
 {
 	struct kt_server *s = (struct kt_server *)sink;

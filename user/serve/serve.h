@@ -71,6 +71,10 @@ bool kt_server_owns(struct kt_server *s, void *ptr);
 void kt_server_event(struct kt_server *s, void *ptr, uint32_t events);
 /* Periodic: handshake deadlines, freeing closed clients. */
 void kt_server_tick(struct kt_server *s);
+/* When kt_server_tick() has work though nothing else happens
+ * (CLOCK_MONOTONIC ns), 0 if none: a handshake's deadline, the oldest dead
+ * symbol's --history-age. */
+__u64 kt_server_wake_ns(const struct kt_server *s);
 /* SIGTERM: no new clients; the socket file goes. */
 void kt_server_stop_accepting(struct kt_server *s);
 /* Send what is queued for up to timeout_ms, then close every client. */

@@ -146,8 +146,7 @@ static int kf_record(struct kt_sink *s, const struct kt_record *r)
 }
 
 /* A burst of changes makes one rewrite per 100 ms, not one per batch; what
- * is put off is written by a later tick (every poll period) or the last
- * flush. */
+ * is put off is written by the tick kf_wake() asks for, or the last flush. */
 static int kf_flush(struct kt_sink *s)
 {
 	struct kt_kallsyms_file *k = (struct kt_kallsyms_file *)s;
@@ -158,12 +157,22 @@ static int kf_flush(struct kt_sink *s)
 	return kt_kallsyms_file_sync(k);
 }
 
+static __u64 kf_wake(struct kt_sink *s)
+{
+	struct kt_kallsyms_file *k = (struct kt_kallsyms_file *)s;
+
+	if (k->err || (k->written && kt_symtab_generation(k->tab) == k->gen))
+		return 0;
+	return k->written ? k->last_ns + KT_KALLSYMS_MIN_INTERVAL_NS : 1;
+}
+
 int kt_kallsyms_file_init(struct kt_kallsyms_file *k, const char *path, struct kt_symtab *tab)
 {
 	memset(k, 0, sizeof(*k));
 	k->sink.name = "kallsyms";
 	k->sink.record = kf_record;
 	k->sink.flush = kf_flush;
+	k->sink.wake_ns = kf_wake;
 	k->tab = tab;
 	k->path = path;
 	return 0;

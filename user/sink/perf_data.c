@@ -337,6 +337,14 @@ static int sink_flush(struct kt_sink *s)
 	return err ? sink_error((struct kt_perf_data *)s, err) : 0;
 }
 
+/* Records held for order leave once their window passed. */
+static __u64 sink_wake(struct kt_sink *s)
+{
+	struct kt_perf_data *pd = (struct kt_perf_data *)s;
+
+	return pd->err ? 0 : kt_reorder_wake(&pd->q);
+}
+
 static int write_preamble(struct kt_perf_data *pd)
 {
 	unsigned char pre[KT_PD_DATA_OFFSET], *p;
@@ -386,6 +394,7 @@ int kt_perf_data_open(struct kt_perf_data *pd, int fd, bool pipe, const char *wh
 	pd->sink.name = what;
 	pd->sink.record = sink_record;
 	pd->sink.flush = sink_flush;
+	pd->sink.wake_ns = sink_wake;
 	pd->fd = fd;
 	pd->what = what;
 	pd->pipe = pipe;

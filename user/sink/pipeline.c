@@ -5,6 +5,7 @@
 #include <string.h>
 #include "util/log.h"
 #include "sink/pipeline.h"
+#include "util/clock.h"
 
 int kt_pipeline_init(struct kt_pipeline *p)
 {
@@ -142,6 +143,19 @@ int kt_pipeline_tick(void *ctx)
 	if (p->resync.wanted && p->resync.run && (err = p->resync.run(p, false)))
 		return err;
 	return flush_sinks(p, true);
+}
+
+__u64 kt_pipeline_wake_ns(const struct kt_pipeline *p)
+{
+	__u64 wake = kt_attrib_wake_ns(p->attrib);
+	int i;
+
+	if (p->resync.wanted && p->resync.run)
+		wake = kt_wake_min(wake, p->resync.not_before ? p->resync.not_before : 1);
+	for (i = 0; i < p->nsinks; i++)
+		if (p->sinks[i]->wake_ns)
+			wake = kt_wake_min(wake, p->sinks[i]->wake_ns(p->sinks[i]));
+	return wake;
 }
 
 int kt_sink_fail(struct kt_sink *s, int err, const char *fmt, ...)

@@ -16,6 +16,9 @@ struct kt_sink {
 	int (*record)(struct kt_sink *s, const struct kt_record *r);
 	/* After each batch (and at the end): push buffered data out. */
 	int (*flush)(struct kt_sink *s);
+	/* When a periodic flush is due for what it put off (CLOCK_MONOTONIC
+	 * ns), 0 if nothing waits; NULL: it never puts anything off. */
+	__u64 (*wake_ns)(struct kt_sink *s);
 	/* Set by the pipeline for the flush it calls: a periodic one (after a
 	 * batch, kt_pipeline_tick()), which a sink may put off, or the last
 	 * one before output is read (kt_pipeline_flush()), which it may not. */
@@ -70,8 +73,12 @@ int kt_pipeline_emit(void *ctx, struct kt_record *r);
 int kt_pipeline_flush(struct kt_pipeline *p);
 /* kt_symtab_walk() of p's table, with attribution filled in. */
 int kt_pipeline_walk(struct kt_pipeline *p, int (*fn)(void *ctx, struct kt_record *r), void *ctx);
-/* A tick function for kt_run(). */
+/* After each batch: flushes, the attribution walk's next slice, a resync
+ * that is due. */
 int kt_pipeline_tick(void *ctx);
+/* When the next tick is due though no record comes (CLOCK_MONOTONIC ns), 0
+ * if nothing waits: a sink's put-off flush, the attribution walk, a resync. */
+__u64 kt_pipeline_wake_ns(const struct kt_pipeline *p);
 /* Resolve cgroup ids against the cgroup2 mount at root (--cgroup-root):
  * 0, or -ENOENT if root is not a usable one (paths then stay unknown). */
 int kt_pipeline_cgroup_root(struct kt_pipeline *p, const char *root);

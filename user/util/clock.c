@@ -89,3 +89,15 @@ int kt_perf_clock_offset(__s64 *offset)
 	close(fd);
 	return err;
 }
+
+int kt_wake_timeout_ms(__u64 wake, __u64 now)
+{
+	__u64 ms;
+
+	if (!wake)
+		return -1;
+	if (wake <= now)
+		return 0;
+	ms = (wake - now + 999999) / 1000000;
+	return ms > 3600000 ? 3600000 : (int)ms;
+}

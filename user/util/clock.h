@@ -15,4 +15,17 @@ int kt_perf_clock_offset(__s64 *offset);
 
 __u64 kt_monotonic_ns(void);
 
+/*
+ * Wake-up times (CLOCK_MONOTONIC ns; 0: none) of the run loops: a loop
+ * sleeps until its fds fire or the earliest time something asked for, and
+ * with nothing asked for, until its fds fire.  Nothing wakes periodically.
+ */
+static inline __u64 kt_wake_min(__u64 a, __u64 b)
+{
+	return !a ? b : !b ? a : a < b ? a : b;
+}
+
+/* epoll's timeout to wake at wake: -1 for none, else ms rounded up. */
+int kt_wake_timeout_ms(__u64 wake, __u64 now);
+
 #endif
