@@ -53,7 +53,7 @@ DEB_PACKAGES := make gcc libc6-dev clang llvm libbpf-dev bpftool libelf-dev \
 	kmod iproute2 ca-certificates debian-archive-keyring jq util-linux \
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm debootstrap \
 	libclang-rt-dev time libevent-dev curl prometheus scdoc man-db file \
-	debhelper dpkg-dev lintian buildah
+	debhelper dpkg-dev lintian buildah valgrind
 DEB_PACKAGES_ARM64 := libbpf-dev:arm64 libelf-dev:arm64 zlib1g-dev:arm64
 
 # clang's own system include dirs, so the BPF side finds <asm/...> without
@@ -196,6 +196,12 @@ $(OUTPUT)/tests/host/%: tests/host/%.c | $(OUTPUT)/tests/host
 $(OUTPUT)/tests/bench/%: tests/bench/progs/%.c | $(OUTPUT)/tests/bench
 	$(call msg,BENCH-CC,$@)
 	$(Q)$(CC) $(CFLAGS) $< -static -pthread -o $@
+
+# The reader's replay benchmark links the reader's own objects (host only,
+# make bench, under callgrind).
+$(OUTPUT)/tests/bench/ktbreader: tests/bench/reader/ktbreader.c $(LIB_A) | $(OUTPUT)/tests/bench
+	$(call msg,BENCH-CC,$@)
+	$(Q)$(CC) $(CFLAGS) $< $(LIB_A) $(LDLIBS_STATIC) -o $@
 
 # The query benchmark links the daemon's own objects (host only, make bench).
 $(OUTPUT)/tests/bench/ktbquery: tests/bench/query/ktbquery.c $(LIB_A) | $(OUTPUT)/tests/bench
@@ -400,7 +406,7 @@ soak: all vm-build
 		--timeout $$(( $(SOAK_MINUTES) * 60 + 1500 ))
 
 .PHONY: bench
-bench: all vm-build bench-build $(OUTPUT)/tests/bench/ktbquery
+bench: all vm-build bench-build $(OUTPUT)/tests/bench/ktbquery $(OUTPUT)/tests/bench/ktbreader
 	$(Q)tests/bench/run.sh
 
 # Install every package the build, tests and benchmarks need (root, apt-get).

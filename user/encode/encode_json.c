@@ -7,9 +7,9 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include "encode/digits.h"
 #include "encode/encode.h"
 
 struct jbuf {
@@ -19,7 +19,8 @@ struct jbuf {
 	bool full;
 };
 
-static void jput(struct jbuf *b, const char *s, size_t n)
+/* Appends, leaving room for the NUL jend() writes. */
+static inline __attribute__((always_inline)) void jput(struct jbuf *b, const char *s, size_t n)
 {
 	if (b->full || b->len + n >= b->size) {
 		b->full = true;
@@ -27,25 +28,46 @@ static void jput(struct jbuf *b, const char *s, size_t n)
 	}
 	memcpy(b->p + b->len, s, n);
 	b->len += n;
-	b->p[b->len] = 0;
 }
 
-static void jprintf(struct jbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void jprintf(struct jbuf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
+#define JLIT(b, lit) jput(b, lit, sizeof(lit) - 1)
 
+static ssize_t jend(struct jbuf *b)
+{
 	if (b->full)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(b->p + b->len, b->size - b->len, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= b->size - b->len) {
-		b->full = true;
-		return;
-	}
-	b->len += n;
+		return -ENOSPC;
+	b->p[b->len] = 0;
+	return (ssize_t)b->len;
+}
+
+/* "%llu", "%d" and "%llx" without printf (encode/digits.h). */
+static inline __attribute__((always_inline)) void ju(struct jbuf *b, unsigned long long v)
+{
+	char tmp[24], *q = dec(tmp, v);
+
+	jput(b, q, tmp + 24 - q);
+}
+
+static inline __attribute__((always_inline)) void jd(struct jbuf *b, int v)
+{
+	if (v < 0)
+		JLIT(b, "-");
+	ju(b, v < 0 ? -(long long)v : v);
+}
+
+static inline __attribute__((always_inline)) void jx(struct jbuf *b, unsigned long long v)
+{
+	char tmp[16];
+
+	jput(b, tmp, put_x(tmp, v) - tmp);
+}
+
+/* A constant string's value: "\"s\"". */
+static inline __attribute__((always_inline)) void jname(struct jbuf *b, const char *s)
+{
+	JLIT(b, "\"");
+	jput(b, s, strlen(s));
+	JLIT(b, "\"");
 }
 
 /* Length of the valid UTF-8 sequence at s (1..4), or 0 if it is not one. */
@@ -80,14 +102,32 @@ static int utf8_seq(const unsigned char *s)
 	return n;
 }
 
+/* Bytes that pass through as they are: printable ASCII but '"' and '\\'. */
+static const unsigned char plain_tab[256] = { [0x20 ... 0x21] = 1,
+					      [0x23 ... 0x5b] = 1,
+					      [0x5d ... 0x7e] = 1 };
+
+static inline bool plain(unsigned char c)
+{
+	return plain_tab[c];
+}
+
 static void jstr(struct jbuf *b, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	char esc[8];
+	size_t run;
 	int n;
 
-	jput(b, "\"", 1);
-	while (*s) {
+	JLIT(b, "\"");
+	for (;;) {
+		/* The common case, a whole name of plain bytes, in one copy. */
+		for (run = 0; plain(s[run]); run++)
+			;
+		jput(b, (const char *)s, run);
+		s += run;
+		if (!*s)
+			break;
 		if (*s == '"' || *s == '\\') {
 			esc[0] = '\\';
 			esc[1] = *s;
@@ -95,13 +135,7 @@ static void jstr(struct jbuf *b, const char *str)
 			s++;
 			continue;
 		}
-		if (*s < 0x20 || *s == 0x7f) {
-			snprintf(esc, sizeof(esc), "\\u%04x", *s);
-			jput(b, esc, 6);
-			s++;
-			continue;
-		}
-		n = utf8_seq(s);
+		n = *s < 0x80 ? 0 : utf8_seq(s);
 		if (!n) {
 			snprintf(esc, sizeof(esc), "\\u%04x", *s);
 			jput(b, esc, 6);
@@ -111,7 +145,7 @@ static void jstr(struct jbuf *b, const char *str)
 		jput(b, (const char *)s, n);
 		s += n;
 	}
-	jput(b, "\"", 1);
+	JLIT(b, "\"");
 }
 
 ssize_t kt_json_str(char *buf, size_t size, const char *s)
@@ -119,7 +153,7 @@ ssize_t kt_json_str(char *buf, size_t size, const char *s)
 	struct jbuf b = { .p = buf, .size = size };
 
 	jstr(&b, s);
-	return b.full ? -ENOSPC : (ssize_t)b.len;
+	return jend(&b);
 }
 
 static const char *bpf_type_name(unsigned int t)
@@ -157,19 +191,19 @@ static void jstr_or_null(struct jbuf *b, const char *s)
 	if (s && *s)
 		jstr(b, s);
 	else
-		jput(b, "null", 4);
+		JLIT(b, "null");
 }
 
 /* The cgroup's path and what it says; null where unknown (user/record/attrib.h). */
 static void jattrib(struct jbuf *b, const struct kt_attrib *a)
 {
-	jput(b, ",\"cgroup_path\":", 15);
+	JLIT(b, ",\"cgroup_path\":");
 	jstr_or_null(b, a ? a->path : NULL);
-	jput(b, ",\"container_runtime\":", 21);
+	JLIT(b, ",\"container_runtime\":");
 	jstr_or_null(b, a && a->path ? a->c.runtime : NULL);
-	jput(b, ",\"container_id\":", 16);
+	JLIT(b, ",\"container_id\":");
 	jstr_or_null(b, a && a->path ? a->c.container_id : NULL);
-	jput(b, ",\"pod_uid\":", 11);
+	JLIT(b, ",\"pod_uid\":");
 	jstr_or_null(b, a && a->path ? a->c.pod_uid : NULL);
 }
 
@@ -187,54 +221,87 @@ static const char *ksym_module(const struct kt_record *r)
 /* What every record says: its kind, its task, where it came from. */
 static void jhead(struct jbuf *b, const struct kt_record *r)
 {
-	jprintf(b, "{\"kind\":\"%s\",\"time\":%" PRIu64 ",\"cpu\":%u,\"pid\":%d,\"tid\":%d,",
-		kt_record_kind_name(r->type), (uint64_t)r->time, r->cpu,
-		(r->rflags & KT_RF_NO_TASK) ? -1 : (int)r->pid,
-		(r->rflags & KT_RF_NO_TASK) ? -1 : (int)r->tid);
-	jput(b, "\"comm\":", 7);
+	bool none = r->rflags & KT_RF_NO_TASK;
+
+	JLIT(b, "{\"kind\":");
+	jname(b, kt_record_kind_name(r->type));
+	JLIT(b, ",\"time\":");
+	ju(b, r->time);
+	JLIT(b, ",\"cpu\":");
+	ju(b, r->cpu);
+	JLIT(b, ",\"pid\":");
+	jd(b, none ? -1 : (int)r->pid);
+	JLIT(b, ",\"tid\":");
+	jd(b, none ? -1 : (int)r->tid);
+	JLIT(b, ",\"comm\":");
 	jstr(b, r->comm);
-	jprintf(b,
-		",\"cgroup_id\":%" PRIu64 ",\"identity\":\"%s\",\"snapshot\":%s,\"origin\":\"%s\"",
-		(uint64_t)r->cgroup_id,
-		(r->rflags & KT_RF_NO_TASK)	    ? "none" :
-		(r->rflags & KT_RF_LOADER_IDENTITY) ? "loader" :
-						      "current",
-		(r->rflags & KT_RF_SNAPSHOT) ? "true" : "false", origin_name(r->origin));
+	JLIT(b, ",\"cgroup_id\":");
+	ju(b, r->cgroup_id);
+	JLIT(b, ",\"identity\":");
+	jname(b, none ? "none" : (r->rflags & KT_RF_LOADER_IDENTITY) ? "loader" : "current");
+	if (r->rflags & KT_RF_SNAPSHOT)
+		JLIT(b, ",\"snapshot\":true,\"origin\":");
+	else
+		JLIT(b, ",\"snapshot\":false,\"origin\":");
+	jname(b, origin_name(r->origin));
 	if (r->type != KT_RECORD_LOST)
 		jattrib(b, r->attrib);
 }
 
 static void jksymbol(struct jbuf *b, const struct kt_record *r)
 {
-	jprintf(b,
-		",\"source\":\"%s\",\"addr\":\"0x%" PRIx64
-		"\",\"len\":%u,\"ksym_type\":%u,\"ksym_type_name\":\"%s\",\"flags\":%u,"
-		"\"unregister\":%s,\"name\":",
-		kt_source_name(r->source), (uint64_t)r->addr, r->len, r->ksym_type,
-		kt_ksym_type_name(r->ksym_type), r->flags,
-		(r->flags & KT_KSYM_FLAG_UNREGISTER) ? "true" : "false");
+	JLIT(b, ",\"source\":");
+	jname(b, kt_source_name(r->source));
+	JLIT(b, ",\"addr\":\"0x");
+	jx(b, r->addr);
+	JLIT(b, "\",\"len\":");
+	ju(b, r->len);
+	JLIT(b, ",\"ksym_type\":");
+	ju(b, r->ksym_type);
+	JLIT(b, ",\"ksym_type_name\":");
+	jname(b, kt_ksym_type_name(r->ksym_type));
+	JLIT(b, ",\"flags\":");
+	ju(b, r->flags);
+	if (r->flags & KT_KSYM_FLAG_UNREGISTER)
+		JLIT(b, ",\"unregister\":true,\"name\":");
+	else
+		JLIT(b, ",\"unregister\":false,\"name\":");
 	jstr(b, r->name);
 	/* What kallsyms shows in brackets, and for program images their
 	 * program: the module-like name per program of the 2018 design. */
-	jprintf(b, ",\"module\":%s", ksym_module(r));
-	if (r->source == KT_SRC_BPF_PROG && r->prog_id)
-		jprintf(b, ",\"prog_id\":%u", r->prog_id);
-	else
-		jput(b, ",\"prog_id\":null", 15);
+	JLIT(b, ",\"module\":");
+	jput(b, ksym_module(r), strlen(ksym_module(r)));
+	if (r->source == KT_SRC_BPF_PROG && r->prog_id) {
+		JLIT(b, ",\"prog_id\":");
+		ju(b, r->prog_id);
+	} else {
+		JLIT(b, ",\"prog_id\":null");
+	}
 }
 
 static void jbpf_event(struct jbuf *b, const struct kt_record *r)
 {
+	static const char hex[] = "0123456789abcdef";
+	char tag[2 * KT_TAG_SIZE];
 	int i;
 
-	jprintf(b,
-		",\"source\":\"%s\",\"type\":%u,\"type_name\":\"%s\",\"flags\":%u,"
-		"\"id\":%u,\"tag\":\"",
-		kt_source_name(r->source), r->bpf_type, bpf_type_name(r->bpf_type), r->bpf_flags,
-		r->prog_id);
-	for (i = 0; i < KT_TAG_SIZE; i++)
-		jprintf(b, "%02x", r->tag[i]);
-	jput(b, "\",\"prog_name\":", 14);
+	JLIT(b, ",\"source\":");
+	jname(b, kt_source_name(r->source));
+	JLIT(b, ",\"type\":");
+	ju(b, r->bpf_type);
+	JLIT(b, ",\"type_name\":");
+	jname(b, bpf_type_name(r->bpf_type));
+	JLIT(b, ",\"flags\":");
+	ju(b, r->bpf_flags);
+	JLIT(b, ",\"id\":");
+	ju(b, r->prog_id);
+	for (i = 0; i < KT_TAG_SIZE; i++) {
+		tag[2 * i] = hex[r->tag[i] >> 4];
+		tag[2 * i + 1] = hex[r->tag[i] & 15];
+	}
+	JLIT(b, ",\"tag\":\"");
+	jput(b, tag, sizeof(tag));
+	JLIT(b, "\",\"prog_name\":");
 	jstr(b, r->name);
 }
 
@@ -248,12 +315,14 @@ ssize_t kt_encode_json(const struct kt_record *r, char *buf, size_t size)
 	    r->type != KT_RECORD_LOST)
 		return -EINVAL;
 	jhead(&b, r);
-	if (r->type == KT_RECORD_KSYMBOL)
+	if (r->type == KT_RECORD_KSYMBOL) {
 		jksymbol(&b, r);
-	else if (r->type == KT_RECORD_BPF_EVENT)
+	} else if (r->type == KT_RECORD_BPF_EVENT) {
 		jbpf_event(&b, r);
-	else
-		jprintf(&b, ",\"lost\":%" PRIu64, (uint64_t)r->lost);
-	jput(&b, "}\n", 2);
-	return b.full ? -ENOSPC : (ssize_t)b.len;
+	} else {
+		JLIT(&b, ",\"lost\":");
+		ju(&b, r->lost);
+	}
+	JLIT(&b, "}\n");
+	return jend(&b);
 }

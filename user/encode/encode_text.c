@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include "encode/digits.h"
 #include "encode/encode.h"
 #include "ksymtap.h"
 
@@ -29,56 +30,6 @@
 static const char ksymbol_lit[32] = "PERF_RECORD_KSYMBOL addr ";
 static const char bpf_event_lit[32] = "PERF_RECORD_BPF_EVENT type ";
 static const char lost_lit[32] = "PERF_RECORD_LOST lost ";
-
-static const char pairs[] = "00010203040506070809101112131415161718192021222324"
-			    "25262728293031323334353637383940414243444546474849"
-			    "50515253545556575859606162636465666768697071727374"
-			    "75767778798081828384858687888990919293949596979899";
-
-/* Digits of v, at the end of tmp[24], two at a time; constant divisors
- * become multiplications. */
-static inline __attribute__((always_inline)) char *dec(char tmp[24], unsigned long long v)
-{
-	char *q = tmp + 24;
-
-	while (v >= 100) {
-		q -= 2;
-		memcpy(q, pairs + 2 * (v % 100), 2);
-		v /= 100;
-	}
-	if (v >= 10) {
-		q -= 2;
-		memcpy(q, pairs + 2 * v, 2);
-	} else {
-		*--q = '0' + v;
-	}
-	return q;
-}
-
-static inline __attribute__((always_inline)) char *copy_short(char *o, const char *q, size_t n)
-{
-	while (n--)
-		*o++ = *q++;
-	return o;
-}
-
-/* "%llu" */
-static inline __attribute__((always_inline)) char *put_u(char *o, unsigned long long v)
-{
-	char tmp[24], *q = dec(tmp, v);
-
-	return copy_short(o, q, tmp + 24 - q);
-}
-
-/* "%llx": as many nibbles as v has, no loop over leading zeros. */
-static inline __attribute__((always_inline)) char *put_x(char *o, unsigned long long v)
-{
-	int n = v ? (64 - __builtin_clzll(v) + 3) / 4 : 1, i;
-
-	for (i = n - 1; i >= 0; i--, v >>= 4)
-		o[i] = "0123456789abcdef"[v & 15];
-	return o + n;
-}
 
 /* "%*d" (pad ' ') or "%0*d" (pad '0'). */
 static inline __attribute__((always_inline)) char *put_d(char *o, int v, int width, char pad)
@@ -105,9 +56,41 @@ static inline __attribute__((always_inline)) char *put_s(char *o, const char *s,
 	return copy_short(o, s, n);
 }
 
+/* "%16s %5d [%03d] ": the task and the CPU.  The records of one load come
+ * from one task on one CPU: the last prefix is kept and copied whole while
+ * they stay the same (the encoders run in the main thread only). */
+static char *put_task(char *o, const char *comm, int tid, int cpu)
+{
+	static struct {
+		char comm[KT_COMM_LEN];
+		size_t n; /* of comm */
+		int tid, cpu;
+		size_t len;
+		char text[64];
+	} last = { .tid = -2 };
+	size_t n = strnlen(comm, KT_COMM_LEN - 1);
+	char *p;
+
+	if (tid != last.tid || cpu != last.cpu || n != last.n || memcmp(comm, last.comm, n)) {
+		p = put_s(last.text, comm, n, 16);
+		*p++ = ' ';
+		p = put_d(p, tid, 5, ' ');
+		p = LIT(p, " [");
+		p = put_d(p, cpu, 3, '0');
+		p = LIT(p, "] ");
+		last.len = p - last.text;
+		memcpy(last.comm, comm, n);
+		last.n = n;
+		last.tid = tid;
+		last.cpu = cpu;
+	}
+	memcpy(o, last.text, last.len);
+	return o + last.len;
+}
+
 /* "%16s %5d [%03d] %12s: ": the task, the CPU and the time, as perf script
  * prints them. */
-static inline __attribute__((always_inline)) char *put_task(char *o, const struct kt_record *r)
+static inline __attribute__((always_inline)) char *put_head(char *o, const struct kt_record *r)
 {
 	unsigned long long usecs = r->time / 1000, usec;
 	char tstr[32], tmp[24], *t, *q;
@@ -139,12 +122,7 @@ static inline __attribute__((always_inline)) char *put_task(char *o, const struc
 		memcpy(t + i, pairs + 2 * (usec % 100), 2);
 	t += 6;
 
-	o = put_s(o, comm, strnlen(comm, KT_COMM_LEN), 16);
-	*o++ = ' ';
-	o = put_d(o, tid, 5, ' ');
-	o = LIT(o, " [");
-	o = put_d(o, cpu, 3, '0');
-	o = LIT(o, "] ");
+	o = put_task(o, comm, tid, cpu);
 	o = put_s(o, tstr, t - tstr, 12);
 	return LIT(o, ": ");
 }
@@ -195,7 +173,7 @@ ssize_t kt_encode_text(const struct kt_record *r, char *buf, size_t size)
 	if (r->type != KT_RECORD_KSYMBOL && r->type != KT_RECORD_BPF_EVENT &&
 	    r->type != KT_RECORD_LOST)
 		return -EINVAL;
-	o = put_task(start, r);
+	o = put_head(start, r);
 	o = put_body(o, r);
 	*o++ = '\n';
 	n = o - start;
