@@ -1,4 +1,5 @@
-# What each of ksymtap's BPF programs costs per run, as the kernel counts it
+# What each of ksymtap's BPF programs costs per run, by the kernel function
+# it is attached to, as the kernel counts it
 # (kernel.bpf_stats_enabled: run_cnt and run_time_ns per program, the figures
 # bpftool prog show prints).  Under --icount, ns are instructions.  ksymtap
 # streams to /dev/null while KTB_CYCLES load+close cycles run; the figure per
@@ -14,16 +15,32 @@ bpftool -j prog show >before.json
 out=$(ktbload cycle -n "$KTB_CYCLES" -W 0 -N ktb_cycle) || fail "ktbload: $out"
 bpftool -j prog show >after.json
 echo 0 >/proc/sys/kernel/bpf_stats_enabled
+# Each program's attach target, as the kernel links it: ksymtap's tracing
+# links, whose fdinfo gives the program's id and its target's BTF id
+# (bpf_tracing_link_show_fdinfo(), 5.13+; bookworm's bpftool does not print
+# them), named in the vmlinux BTF: the figures are per kernel function,
+# whatever the programs are called.
+for f in /proc/"$KT_PID"/fdinfo/*; do
+	awk '$1 == "link_type:" { t = $2 } $1 == "prog_id:" { p = $2 }
+		$1 == "target_btf_id:" { b = $2 } END { if (t == "tracing" && p && b) print p, b }' "$f"
+done >prog_target.txt
+bpftool btf dump file /sys/kernel/btf/vmlinux format raw |
+	awk '$2 == "FUNC" { id = $1; gsub(/[][]/, "", id); print id, substr($3, 2, length($3) - 2) }' >funcs.txt
 kt_stop
+awk 'FILENAME == ARGV[1] { f[$1] = $2; next } { print $1, ($2 in f) ? f[$2] : "btf_" $2 }' \
+	funcs.txt prog_target.txt >prog_func.txt
+[ -s prog_func.txt ] || fail "no tracing link of ksymtap found in /proc/$KT_PID/fdinfo"
+note "attach targets: $(tr '\n' ';' <prog_func.txt)"
 
-# One "name run_time_ns run_cnt" line per program with stats.
+# One "target run_time_ns run_cnt" line per attached program with stats,
+# named by its attach target (prog_func.txt).
 stats() {
 	tr '{' '\n' <"$1" | awk '/"run_time_ns"/ {
-		n = $0; sub(/.*"name":"/, "", n); sub(/".*/, "", n)
+		i = $0; sub(/.*"id":/, "", i); sub(/[^0-9].*/, "", i)
 		t = $0; sub(/.*"run_time_ns":/, "", t); sub(/[^0-9].*/, "", t)
 		c = $0; sub(/.*"run_cnt":/, "", c); sub(/[^0-9].*/, "", c)
-		print n, t, c
-	}'
+		print i, t, c
+	}' | awk 'FILENAME == ARGV[1] { f[$1] = $2; next } ($1 in f) { print f[$1], $2, $3 }' prog_func.txt -
 }
 stats before.json >before.txt
 stats after.json >after.txt
