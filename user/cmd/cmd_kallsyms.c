@@ -37,32 +37,16 @@ static void kallsyms_usage(void)
 
 int cmd_kallsyms(int argc, char **argv)
 {
-	static const struct option longopts[] = { KT_LOOKUP_LONGOPTS };
-	struct kt_lookup_opts o = { 0 };
-	const struct kt_cmd cmd = {
-		.name = "kallsyms",
-		.shortopts = KT_LOOKUP_SHORTOPTS,
-		.longopts = longopts,
-		.help = kallsyms_usage,
-		.opt = kt_lookup_opt,
-		.ctx = &o,
-	};
 	struct kt_lookup l;
-	struct kt_common c;
 	int status;
 	__u64 t;
 
-	kt_common_init(&c);
-	if (kt_cmd_parse(&cmd, &c, argc, argv, &status) < 0)
-		return status;
-	status = kt_lookup_setup(&o, "kallsyms", &l, &t);
-	if (!status)
+	if (kt_lookup_start("kallsyms", kallsyms_usage, KT_ARGS_NONE, argc, argv, &l, &t,
+			    &status) >= 0)
 		status = kt_lookup_kallsyms(&l, t, stdout);
-	if (!status) {
-		if (fflush(stdout) || ferror(stdout)) {
-			kt_err("writing to stdout: %m");
-			status = KT_EXIT_FAIL;
-		}
+	if (!status && (fflush(stdout) || ferror(stdout))) {
+		kt_err("writing to stdout: %m");
+		status = KT_EXIT_FAIL;
 	}
 	kt_lookup_fini(&l);
 	return status;

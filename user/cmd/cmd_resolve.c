@@ -103,38 +103,22 @@ static int from_stdin(struct kt_lookup *l, __u64 t_default)
 
 int cmd_resolve(int argc, char **argv)
 {
-	static const struct option longopts[] = { KT_LOOKUP_LONGOPTS };
-	struct kt_lookup_opts o = { 0 };
-	const struct kt_cmd cmd = {
-		.name = "resolve",
-		.shortopts = KT_LOOKUP_SHORTOPTS,
-		.longopts = longopts,
-		.args = KT_ARGS_CMD,
-		.help = resolve_usage,
-		.opt = kt_lookup_opt,
-		.ctx = &o,
-	};
 	struct kt_lookup l;
-	struct kt_common c;
-	int first, i, err, bad = 0;
+	int first, i, err, status, bad = 0;
 	__u64 t;
 
-	kt_common_init(&c);
-	first = kt_cmd_parse(&cmd, &c, argc, argv, &i);
-	if (first < 0)
-		return i;
-	i = kt_lookup_setup(&o, "resolve", &l, &t);
-	if (!i && first < argc) {
+	first = kt_lookup_start("resolve", resolve_usage, KT_ARGS_CMD, argc, argv, &l, &t, &status);
+	if (first >= 0 && first < argc) {
 		for (i = first; i < argc; i++) {
 			err = answer(&l, argv[i], strlen(argv[i]), t);
 			bad |= err != 0;
 			if (err < 0)
 				break;
 		}
-		i = bad ? KT_EXIT_FAIL : KT_EXIT_OK;
-	} else if (!i) {
-		i = from_stdin(&l, t) ? KT_EXIT_FAIL : KT_EXIT_OK;
+		status = bad ? KT_EXIT_FAIL : KT_EXIT_OK;
+	} else if (first >= 0) {
+		status = from_stdin(&l, t) ? KT_EXIT_FAIL : KT_EXIT_OK;
 	}
 	kt_lookup_fini(&l);
-	return i;
+	return status;
 }

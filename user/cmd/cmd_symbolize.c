@@ -53,28 +53,18 @@ static int name(void *ctx, __u64 addr, __u64 t, char *buf, size_t size)
 
 int cmd_symbolize(int argc, char **argv)
 {
-	static const struct option longopts[] = { KT_LOOKUP_LONGOPTS };
-	struct kt_lookup_opts o = { 0 };
-	const struct kt_cmd cmd = {
-		.name = "symbolize",
-		.shortopts = KT_LOOKUP_SHORTOPTS,
-		.longopts = longopts,
-		.help = symbolize_usage,
-		.opt = kt_lookup_opt,
-		.ctx = &o,
-	};
 	struct kt_lookup l;
 	kt_name_fn fn = name;
-	struct kt_common c;
 	char *line = NULL;
 	size_t cap = 0;
 	__u64 dflt, cur, t;
 	int status;
 
-	kt_common_init(&c);
-	if (kt_cmd_parse(&cmd, &c, argc, argv, &status) < 0)
+	if (kt_lookup_start("symbolize", symbolize_usage, KT_ARGS_NONE, argc, argv, &l, &dflt,
+			    &status) < 0) {
+		kt_lookup_fini(&l);
 		return status;
-	status = kt_lookup_setup(&o, "symbolize", &l, &dflt);
+	}
 	cur = dflt;
 	while (!status && getline(&line, &cap, stdin) > 0) {
 		if (kt_perf_script_time(line, &t))

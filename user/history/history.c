@@ -2,6 +2,7 @@
 /* Symbol history (history.h). */
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "history/history.h"
@@ -25,15 +26,19 @@ void kt_history_fini(struct kt_history *h)
 	memset(h, 0, sizeof(*h));
 }
 
-/* Index of the last slot starting at or below addr, or -1. */
-static long last_at_or_below(const struct kt_history *h, __u64 addr)
+/* The one search of both arrays (slots by address, a slot's generations by
+ * birth): the index of the last of n elements, each size bytes and sorted by
+ * the __u64 at offset off, whose key is at or below key; -1 if none is. */
+static long last_le(const void *base, size_t n, size_t size, size_t off, __u64 key)
 {
-	long lo = 0, hi = (long)h->ns - 1, ans = -1;
+	long lo = 0, hi = (long)n - 1, ans = -1;
 
 	while (lo <= hi) {
 		long mid = lo + (hi - lo) / 2;
+		__u64 k;
 
-		if (h->s[mid].addr <= addr) {
+		memcpy(&k, (const char *)base + (size_t)mid * size + off, sizeof(k));
+		if (k <= key) {
 			ans = mid;
 			lo = mid + 1;
 		} else {
@@ -41,6 +46,14 @@ static long last_at_or_below(const struct kt_history *h, __u64 addr)
 		}
 	}
 	return ans;
+}
+#define LAST_LE(arr, n, field, key) \
+	last_le(arr, n, sizeof(*(arr)), offsetof(__typeof__(*(arr)), field), key)
+
+/* Index of the last slot starting at or below addr, or -1. */
+static long last_at_or_below(const struct kt_history *h, __u64 addr)
+{
+	return LAST_LE(h->s, h->ns, addr, addr);
 }
 
 static struct kt_hslot *slot_get(struct kt_history *h, __u64 addr, bool create)
@@ -222,22 +235,13 @@ __u64 kt_history_oldest_death(const struct kt_history *h)
 /* The generation of sl alive at t, or NULL: the last one born by t. */
 static const struct kt_hsym *gen_at(const struct kt_hslot *sl, __u64 t)
 {
-	long lo = 0, hi = (long)sl->n - 1, ans = -1;
+	long i;
 
 	/* The newest first: most lookups are of fresh samples. */
 	if (sl->n && sl->g[sl->n - 1].birth <= t)
 		return t < sl->g[sl->n - 1].death ? &sl->g[sl->n - 1] : NULL;
-	while (lo <= hi) {
-		long mid = lo + (hi - lo) / 2;
-
-		if (sl->g[mid].birth <= t) {
-			ans = mid;
-			lo = mid + 1;
-		} else {
-			hi = mid - 1;
-		}
-	}
-	return ans >= 0 && t < sl->g[ans].death ? &sl->g[ans] : NULL;
+	i = LAST_LE(sl->g, sl->n, birth, t);
+	return i >= 0 && t < sl->g[i].death ? &sl->g[i] : NULL;
 }
 
 const struct kt_hsym *kt_history_find(const struct kt_history *h, __u64 addr, __u64 t)

@@ -13,9 +13,16 @@
 #include "history/resolve.h"
 #include "serve/serve_proto.h"
 
-int kt_lookup_opt(void *ctx, int opt, const char *arg)
+/* The options the three commands share. */
+struct lookup_opts {
+	const char *in; /* -i FILE */
+	const char *sock; /* -s SOCKET */
+	const char *at; /* -t TIME */
+};
+
+static int lookup_opt(void *ctx, int opt, const char *arg)
 {
-	struct kt_lookup_opts *o = ctx;
+	struct lookup_opts *o = ctx;
 
 	if (opt == 'i')
 		o->in = arg;
@@ -39,14 +46,13 @@ static int connect_daemon(const char *path, const struct kt_hello *hello)
 	return fd;
 }
 
-int kt_lookup_setup(const struct kt_lookup_opts *o, const char *cmd, struct kt_lookup *l, __u64 *t)
+/* Open FILE or SOCKET and parse --at: 0, or the exit status after one
+ * error line. */
+static int lookup_open(const struct lookup_opts *o, const char *cmd, struct kt_lookup *l, __u64 *t)
 {
 	struct kt_hello hello;
 	char why[512] = "";
 
-	memset(l, 0, sizeof(*l));
-	kt_history_init(&l->h);
-	l->fd = -1;
 	if (!o->in == !o->sock) {
 		kt_err("%s needs one of -i FILE (a 'ksymtap record' file) and -s SOCKET (a "
 		       "'ksymtap serve' daemon) (try 'ksymtap %s --help')",
@@ -80,6 +86,40 @@ int kt_lookup_setup(const struct kt_lookup_opts *o, const char *cmd, struct kt_l
 		return KT_EXIT_FAIL;
 	}
 	return 0;
+}
+
+int kt_lookup_start(const char *name, void (*help)(void), enum kt_cmd_args args, int argc,
+		    char **argv, struct kt_lookup *l, __u64 *t, int *status)
+{
+	static const struct option longopts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "socket", required_argument, NULL, 's' },
+		{ "at", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct lookup_opts o = { 0 };
+	const struct kt_cmd cmd = {
+		.name = name,
+		.shortopts = "i:s:t:h",
+		.longopts = longopts,
+		.args = args,
+		.help = help,
+		.opt = lookup_opt,
+		.ctx = &o,
+	};
+	struct kt_common c;
+	int first;
+
+	memset(l, 0, sizeof(*l));
+	kt_history_init(&l->h);
+	l->fd = -1;
+	kt_common_init(&c);
+	first = kt_cmd_parse(&cmd, &c, argc, argv, status);
+	if (first < 0)
+		return -1;
+	*status = lookup_open(&o, name, l, t);
+	return *status ? -1 : first;
 }
 
 void kt_lookup_fini(struct kt_lookup *l)

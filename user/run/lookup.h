@@ -12,24 +12,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "history/history.h"
-
-/* The options the three commands share. */
-struct kt_lookup_opts {
-	const char *in; /* -i FILE */
-	const char *sock; /* -s SOCKET */
-	const char *at; /* -t TIME */
-};
-/* clang-format off */
-#define KT_LOOKUP_SHORTOPTS "i:s:t:h"
-#define KT_LOOKUP_LONGOPTS                                                          \
-	{ "input", required_argument, NULL, 'i' },                                  \
-	{ "socket", required_argument, NULL, 's' },                                 \
-	{ "at", required_argument, NULL, 't' },                                     \
-	{ "help", no_argument, NULL, 'h' },                                         \
-	{ NULL, 0, NULL, 0 }
-/* clang-format on */
-/* A struct kt_cmd's opt callback for them (ctx: struct kt_lookup_opts). */
-int kt_lookup_opt(void *ctx, int opt, const char *arg);
+#include "run/cmd_opts.h"
 
 struct kt_lookup {
 	struct kt_history h; /* -i */
@@ -39,9 +22,16 @@ struct kt_lookup {
 	__u64 now; /* what "now" is: the end of FILE, or KT_HIST_NOW */
 };
 
-/* Open FILE or SOCKET and parse --at (default: now).  0, or the exit status
- * after one error line. */
-int kt_lookup_setup(const struct kt_lookup_opts *o, const char *cmd, struct kt_lookup *l, __u64 *t);
+/*
+ * The three commands' one start: parse argv with their shared options (-i
+ * FILE, -s SOCKET, -t TIME, -h), open FILE or SOCKET and parse --at into *t
+ * (default: now).  name and help are the command's, args what operands it
+ * takes.  Returns the index of the first operand, or -1 with *status the
+ * exit status (after --help, or after one error line).  kt_lookup_fini()
+ * either way.
+ */
+int kt_lookup_start(const char *name, void (*help)(void), enum kt_cmd_args args, int argc,
+		    char **argv, struct kt_lookup *l, __u64 *t, int *status);
 void kt_lookup_fini(struct kt_lookup *l);
 /* What held addr at t: 1 with "NAME+0xOFF/0xLEN [MODULE]" in buf, 0 nothing
  * did, -errno when the daemon is gone (one error line said why). */
