@@ -181,6 +181,11 @@ systemd_root() {
 	sroot=$("$top/tests/vm/systemd-root.sh") || die "no systemd root (tests/vm/systemd-root.sh)"
 	node_root "$sroot" "$top/tests/vm/systemd/systemd_unit.sh"
 	cp "$deb" "$root/ksymtap/ksymtap.deb"
+	# The README's from-source way too: make install, staged here (its
+	# prerequisites are built: -o keeps make from touching them while
+	# other guests copy them), copied to / in the guest.
+	make -s -C "$top" -o all -o man install DESTDIR="$root/ksymtap/source-install" \
+		PREFIX=/usr/local >/dev/null || die "--suite systemd: make install failed"
 	for f in ktload subprogs.bpf.o; do
 		cp "$bdir/tests/vm/$f" "$root/ksymtap/bin/"
 	done

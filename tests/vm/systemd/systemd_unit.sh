@@ -9,7 +9,9 @@
 # drop-in lets a member of ksymtap-readers read the table and the live
 # records of a program loaded afterwards; Prometheus's node exporter reads
 # the metrics file through its textfile collector; systemctl stop ends it
-# cleanly; dpkg --purge removes what the package made.
+# cleanly; dpkg --purge removes what the package made.  Then the README's
+# from-source way: make install's tree (staged by vmtest.sh), then
+# systemd-sysusers && systemctl daemon-reload && systemctl enable --now.
 # Results on /dev/ttyS1 as inside.sh gives them (PASS/FAIL name, DONE).
 exec 3>/dev/ttyS1
 echo "INFO kernel $(uname -r), systemd $(systemctl --version | head -n 1 | awk '{print $2}')" >&3
@@ -128,6 +130,25 @@ dpkg --purge ksymtap || fail "dpkg --purge"
 systemctl is-active ksymtap && fail "the service still runs after purge"
 ls /etc/systemd/system/multi-user.target.wants/ksymtap.service 2>/dev/null && fail "purge left the enablement"
 getent group ksymtap-readers && fail "purge left the group ksymtap-readers"
+
+# 7. From source, as the README says: make install (PREFIX=/usr/local),
+# then its second line, word for word.
+cp -a /ksymtap/source-install/. / || fail "copying make install's tree"
+systemd-sysusers && systemctl daemon-reload && systemctl enable --now ksymtap ||
+	fail "make install: systemd-sysusers && systemctl daemon-reload && systemctl enable --now ksymtap"
+getent group ksymtap-readers || fail "make install: systemd-sysusers made no group ksymtap-readers"
+wait_for test -S $S || fail "make install: no socket: $(systemctl status ksymtap --no-pager)"
+systemctl show -p ExecStart --value ksymtap | grep -q 'path=/usr/local/bin/ksymtap ' ||
+	fail "make install: the unit does not run /usr/local/bin/ksymtap"
+$BIN/ktload -w /tmp/go2 $BIN/subprogs.bpf.o >/tmp/src.txt &
+wait_for grep -q '^loaded' /tmp/src.txt || fail "workload did not load"
+id=$(awk '/^loaded kt_sock_main/ {print $4}' /tmp/src.txt)
+/usr/local/bin/ksymtap tail -s $S --snapshot -f json >/tmp/src.json || fail "make install: client"
+has_load "$id" /tmp/src.json || fail "make install: program $id not in the table"
+touch /tmp/go2
+systemctl disable --now ksymtap || fail "make install: systemctl disable --now"
+[ "$(systemctl show -p Result --value ksymtap)" = success ] ||
+	fail "make install: stopped with Result=$(systemctl show -p Result --value ksymtap)"
 set +x
 echo "PASS systemd_unit ($(($(date +%s) - start))s)" >&3
 echo DONE >&3
