@@ -232,6 +232,43 @@ static void isolate_failures(struct loader *b, const struct kt_backend_opts *o)
 	}
 }
 
+/* -vv: the verifier's own account of each program it loads (log level 4,
+ * BPF_LOG_STATS since 5.2: its time, states and instructions processed),
+ * so that the start-up's load phase can be split (BENCHMARKS.md). */
+#define VSTATS_PROGS 16
+#define VSTATS_SIZE 4096
+
+static int load_skel(struct ksymtap_bpf *skel)
+{
+	static char logs[VSTATS_PROGS][VSTATS_SIZE];
+	struct bpf_program *p;
+	char *l, *nl;
+	int i = 0, err;
+
+	if (kt_verbose < 2)
+		return ksymtap_bpf__load(skel);
+	bpf_object__for_each_program(p, skel->obj) {
+		if (!bpf_program__autoload(p) || i == VSTATS_PROGS)
+			continue;
+		logs[i][0] = 0;
+		bpf_program__set_log_level(p, 4);
+		bpf_program__set_log_buf(p, logs[i++], VSTATS_SIZE);
+	}
+	err = ksymtap_bpf__load(skel);
+	i = 0;
+	bpf_object__for_each_program(p, skel->obj) {
+		if (!bpf_program__autoload(p) || i == VSTATS_PROGS)
+			continue;
+		for (l = logs[i++]; *l; l = nl + 1) {
+			nl = strchrnul(l, '\n');
+			kt_trace("verifier: %s: %.*s", bpf_program__name(p), (int)(nl - l), l);
+			if (!*nl)
+				break;
+		}
+	}
+	return err;
+}
+
 static int load(struct loader *b, const struct kt_backend_opts *o)
 {
 	int err, h, n = 0;
@@ -243,7 +280,7 @@ static int load(struct loader *b, const struct kt_backend_opts *o)
 	err = open_skel(b, o, -1, &b->skel);
 	if (err)
 		return err;
-	err = ksymtap_bpf__load(b->skel);
+	err = load_skel(b->skel);
 	if (!err)
 		return 0;
 	ksymtap_bpf__destroy(b->skel);
@@ -254,7 +291,7 @@ static int load(struct loader *b, const struct kt_backend_opts *o)
 	err = open_skel(b, o, -1, &b->skel);
 	if (err)
 		return err;
-	return ksymtap_bpf__load(b->skel);
+	return load_skel(b->skel);
 }
 
 /* The running kernel's version is at least major.minor (uname). */

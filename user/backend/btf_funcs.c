@@ -95,6 +95,15 @@ static int read_file(const char *path, char **out, size_t *size)
 	return 0;
 }
 
+/* A name's first two bytes (one, and its NUL, for a name of one): compared
+ * before strcmp(), the scan calls it for a few hundred of the kernel's
+ * ~60,000 functions instead of for each against each name (under TCG the
+ * calls were most of the scan's time, BENCHMARKS.md). */
+static __u16 head(const char *s)
+{
+	return (unsigned char)s[0] | (s[0] ? (unsigned char)s[1] << 8 : 0);
+}
+
 int kt_btf_find_funcs(const char *path, const char *const *names, int n, bool *found)
 {
 	const struct btf_header *h;
@@ -102,6 +111,7 @@ int kt_btf_find_funcs(const char *path, const char *const *names, int n, bool *f
 	const struct btf_type *t;
 	char *buf = NULL;
 	size_t size = 0;
+	__u16 keys[KT_BTF_FIND_MAX], k;
 	long extra = 0;
 	int err, i;
 
@@ -117,8 +127,14 @@ int kt_btf_find_funcs(const char *path, const char *const *names, int n, bool *f
 		goto out;
 	types = buf + h->hdr_len + h->type_off;
 	strs = buf + h->hdr_len + h->str_off;
-	for (i = 0; i < n; i++)
+	if (n > KT_BTF_FIND_MAX) {
+		err = -E2BIG;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
 		found[i] = false;
+		keys[i] = head(names[i]);
+	}
 	for (p = types, end = types + h->type_len; p < end; p += extra) {
 		if ((size_t)(end - p) < sizeof(*t))
 			goto out;
@@ -130,8 +146,9 @@ int kt_btf_find_funcs(const char *path, const char *const *names, int n, bool *f
 		if (BTF_INFO_KIND(t->info) != BTF_KIND_FUNC || t->name_off >= h->str_len)
 			continue;
 		name = strs + t->name_off;
+		k = head(name);
 		for (i = 0; i < n; i++)
-			if (!found[i] && !strcmp(name, names[i]))
+			if (!found[i] && keys[i] == k && !strcmp(name, names[i]))
 				found[i] = true;
 	}
 	err = 0;
