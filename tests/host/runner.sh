@@ -41,6 +41,27 @@ grep -q 'FAIL vm: no kernel image for line no-such-line' "$T/pod.out" || fail "-
 run 1 kernel --vm-kernel /nonexistent/vmlinuz --vm-arch amd64
 grep -q 'vmtest could not run' "$T/kernel.out" || fail "--vm-kernel: $(cat "$T/kernel.out")"
 
+# The guests' slots: KT_VM_JOBS at once, after the host tests' sessions
+# (b1fd0d5 booted all of them together: bash's bare wait -n returned at
+# once after them).  A stand-in for vmtest.sh logs its start and end.
+cat >"$T/fakevm" <<'EOF'
+#!/bin/bash
+while [ $# -gt 0 ]; do case $1 in --counts) c=$2; shift 2 ;; *) shift ;; esac; done
+echo "+ $(date +%s%N)" >>"$FAKEVM_LOG"
+sleep 1
+echo "- $(date +%s%N)" >>"$FAKEVM_LOG"
+echo "1 0 0" >"$c"
+EOF
+chmod +x "$T/fakevm"
+export FAKEVM_LOG=$T/fakevm.log
+KT_VMTEST=$T/fakevm KT_VM_JOBS=2 run 0 slots --unit --only 'host/layers' \
+	--vm-kernel /k1 --vm-kernel /k2 --vm-kernel /k3 --vm-kernel /k4 --vm-kernel /k5
+unset FAKEVM_LOG
+[ "$(grep -c '^+' "$T/fakevm.log")" = 5 ] || fail "slots: $(grep -c '^+' "$T/fakevm.log") of 5 guests ran"
+most=$(sort -k2,2n "$T/fakevm.log" | awk '{ n += ($1 == "+") ? 1 : -1; if (n > m) m = n } END { print m + 0 }')
+[ "$most" = 2 ] || fail "slots: $most guests at once with KT_VM_JOBS=2"
+tail -n 1 "$T/slots.out" | grep -q '^6 passed, 0 failed' || fail "slots: $(tail -n 1 "$T/slots.out")"
+
 "$R" --no-such-option >"$T/bad.out" 2>&1
 rc=$?
 [ $rc = 2 ] && grep -q "unknown argument '--no-such-option'" "$T/bad.out" ||
