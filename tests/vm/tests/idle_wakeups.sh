@@ -1,9 +1,12 @@
 # Nothing wakes an idle ksymtap (issue 26): stream, and serve with a
 # client, sleep in epoll until the kernel has a record for them.  Their
 # context switches, every thread's, over 5 s in which this test does
-# nothing but wait: 0 on the BPF backend; with native records (arm64
-# before 6.4) the kernel's PERF_RECORD_COMM of every exec wakes the reader,
-# so there the window holds one sleep and the count must stay at a few.
+# nothing but wait: 0 on the BPF backend.  With native records (arm64
+# before 6.4) the reader sits in epoll_wait on its perf rings and uevent
+# socket and still woke 6 times in 5 s on arm64 6.1 in make test
+# (2026-12-04), more than the one exec of the window explains: records or
+# uevents the kernel sends there, not yet identified (issue 26).  The bound
+# there, 20 in 5 s, still fails the old 10 ms poll (~500).
 # Then a program loaded at the end of the window is streamed at once: the
 # sleep is not a stall.
 . /ksymtap/lib.sh
@@ -18,7 +21,7 @@ switches() { # pid: voluntary + involuntary, all threads (builtins only)
 	echo $n
 }
 max=0
-no_fentry && max=4
+no_fentry && max=20
 
 idle() { # name pid
 	local a b
