@@ -374,20 +374,6 @@ static void serve_usage(void)
 	printf("%s%s", kt_live_help, serve_examples);
 }
 
-/* SIGINT and SIGTERM are let in only while epoll_pwait() waits (waitmask),
- * so a signal never falls between the kt_stop check and the wait. */
-static void block_signals(sigset_t *waitmask)
-{
-	sigset_t block;
-
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigprocmask(SIG_BLOCK, &block, waitmask);
-	sigdelset(waitmask, SIGINT);
-	sigdelset(waitmask, SIGTERM);
-}
-
 /* Add fd to the epoll set with tag; prints its error. */
 static int watch(int epfd, int fd, void *tag)
 {
@@ -463,7 +449,7 @@ static int serve_run(struct serve_run *r, struct kt_common *c)
 	int err;
 
 	kt_install_signals();
-	block_signals(&waitmask);
+	kt_block_signals(false, NULL, &waitmask);
 	if (serve_open(r, c))
 		return KT_EXIT_FAIL;
 	/* The snapshot goes into the table before any client can connect, so

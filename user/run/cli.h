@@ -81,6 +81,11 @@ int kt_parse_size(const char *s, unsigned long long *out);
 
 extern volatile sig_atomic_t kt_stop;
 void kt_install_signals(void);
+/* Block SIGINT and SIGTERM (and SIGCHLD with chld) and set *waitmask to the
+ * mask that lets them in again, for epoll_pwait(), so that a signal never
+ * falls between a check of kt_stop and the wait; *old (if not NULL) gets the
+ * mask to restore. */
+void kt_block_signals(bool chld, sigset_t *old, sigset_t *waitmask);
 
 /*
  * Poll the backend until SIGINT/SIGTERM, the duration, or *done (if given)

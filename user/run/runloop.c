@@ -26,6 +26,24 @@ void kt_install_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
+void kt_block_signals(bool chld, sigset_t *old, sigset_t *waitmask)
+{
+	sigset_t block;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	if (chld)
+		sigaddset(&block, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &block, waitmask);
+	if (old)
+		*old = *waitmask;
+	sigdelset(waitmask, SIGINT);
+	sigdelset(waitmask, SIGTERM);
+	if (chld)
+		sigdelset(waitmask, SIGCHLD);
+}
+
 /*
  * Sleep in epoll_pwait() until the backend's fd fires, or the earliest of
  * the wake-up times something asked for (the backend's, the pipeline's, the
@@ -39,7 +57,7 @@ int kt_run(struct kt_backend *b, double duration, struct kt_pipeline *p,
 {
 	__u64 end = duration > 0 ? kt_monotonic_ns() + (__u64)(duration * 1e9) : 0, now;
 	struct epoll_event ev = { .events = EPOLLIN };
-	sigset_t block, old, waitmask;
+	sigset_t old, waitmask;
 	int epfd, n, err = 0;
 
 	epfd = epoll_create1(EPOLL_CLOEXEC);
@@ -49,15 +67,7 @@ int kt_run(struct kt_backend *b, double duration, struct kt_pipeline *p,
 			close(epfd);
 		return err;
 	}
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &block, &old);
-	waitmask = old;
-	sigdelset(&waitmask, SIGINT);
-	sigdelset(&waitmask, SIGTERM);
-	sigdelset(&waitmask, SIGCHLD);
+	kt_block_signals(true, &old, &waitmask);
 	while (!kt_stop && !(done && *done)) {
 		now = kt_monotonic_ns();
 		if (end && now >= end)
