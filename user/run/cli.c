@@ -32,7 +32,8 @@ const char kt_common_help[] =
 	"                       do not attach hook NAME (program or kernel function\n"
 	"                       name, see -v); repeatable\n"
 	"  -v, --verbose        every hook and why any is off; libbpf's messages\n"
-	"                       (-vv: start-up steps, timed; -vvv: every event of\n"
+	"                       (-vv: start-up steps, timed, and the verifier's\n"
+	"                       account of each program; -vvv: every event of\n"
 	"                       the BPF hooks, with the hook that made it)\n"
 	"  -h, --help           this text\n";
 
