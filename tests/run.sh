@@ -32,6 +32,10 @@ while [ $# -gt 0 ]; do
 done
 
 pass=0 fail=0 skip=0
+# Each failure's name, listed again just above the summary line, so the last
+# lines of a long run (what CI shows) say which tests failed.
+failures=$(mktemp)
+trap 'rm -f "$failures"' EXIT
 count() { # passed failed skipped
 	pass=$((pass + $1)); fail=$((fail + $2)); skip=$((skip + $3))
 }
@@ -55,6 +59,7 @@ run_units() { # dir prefix
 			out+=$'\n'"FAIL $name: exited $rc"$'\n'"$(grep -E 'ERROR|runtime error|SUMMARY' <<<"$out" | head -n 5 | sed 's/^/  /')"
 		fi
 		grep -E '^(FAIL|SKIP) |^  ' <<<"$out" | sed "s|^|  [$name] |"
+		grep '^FAIL ' <<<"$out" | sed "s|^FAIL |$name: |" >>"$failures"
 		echo "  $name: $p passed, $f failed, $s skipped"
 		count "$p" "$f" "$s"
 	done
@@ -85,7 +90,8 @@ run_hosts() { # ksymtap-binary prefix
 		case $rc in
 		0) echo "  PASS $name"; count 1 0 0 ;;
 		77) echo "  SKIP $name: $(grep '^SKIP:' <<<"$out" | tail -n 1 | sed 's/^SKIP: *//')"; count 0 0 1 ;;
-		*) echo "  FAIL $name (exit $rc)"; tail -n 60 <<<"$out" | sed 's/^/    | /'; count 0 1 0 ;;
+		*) echo "  FAIL $name (exit $rc)"; echo "$name" >>"$failures"
+		   tail -n 60 <<<"$out" | sed 's/^/    | /'; count 0 1 0 ;;
 		esac
 	done
 	rm -f "$tmp"
@@ -109,8 +115,10 @@ if [ -n "$san" ]; then
 	out=$("$top/tests/fuzz/run.sh" --replay "$top/$san/tests/fuzz")
 	echo "$out"
 	count "$(grep -c '^  PASS ' <<<"$out")" "$(grep -c '^  FAIL ' <<<"$out")" 0
+	grep '^  FAIL ' <<<"$out" | sed 's/^  FAIL /fuzz: /' >>"$failures"
 	[ -n "$(ls "$top/$san"/tests/fuzz/fuzz_* 2>/dev/null)" ] ||
-		{ echo "  FAIL fuzz: no harness built in $san/tests/fuzz"; count 0 1 0; }
+		{ echo "  FAIL fuzz: no harness built in $san/tests/fuzz"; count 0 1 0
+		  echo "fuzz: no harness built" >>"$failures"; }
 fi
 
 # The kernel lines resolve to images first, with one refresh of the package
@@ -128,6 +136,7 @@ for v in "${vms[@]}"; do
 			cut -f 2); then
 			echo "== VM tests: $line"
 			echo "  FAIL vm: no kernel image for line $line (see above)"
+			echo "vm: no kernel image for line $line" >>"$failures"
 			count 0 1 0
 			continue
 		fi
@@ -146,6 +155,7 @@ for v in "${vms[@]}"; do
 			cut -f 2); then
 			echo "== VM tests: $line, pod"
 			echo "  FAIL vm: no kernel image for line $line (see above)"
+			echo "vm: no kernel image for line $line" >>"$failures"
 			count 0 1 0
 			continue
 		fi
@@ -214,15 +224,21 @@ for i in "${!vargs[@]}"; do
 	rc=$?
 	echo "== VM tests: ${vname[$i]}"
 	cat "${vout[$i]}"
+	grep -E '^ *\[[^]]*\] FAIL ' "${vout[$i]}" | sed -E 's/^ *//; s/ *\([0-9]+s\)$//' >>"$failures"
 	if [ -s "${vcnt[$i]}" ]; then
 		read -r p f s <"${vcnt[$i]}"
 		count "$p" "$f" "$s"
 	elif [ $rc -ne 0 ]; then
 		echo "  vmtest could not run: ${vname[$i]}"
+		echo "vm: ${vname[$i]} could not run" >>"$failures"
 		count 0 1 0
 	fi
 	rm -f "${vout[$i]}" "${vcnt[$i]}"
 done
 
+if [ -s "$failures" ]; then
+	echo "failed:"
+	cut -c 1-160 "$failures" | sed 's/^/  /'
+fi
 echo "$pass passed, $fail failed, $skip skipped"
 [ $fail -eq 0 ]

@@ -46,11 +46,17 @@ grep -q 'vmtest could not run' "$T/kernel.out" || fail "--vm-kernel: $(cat "$T/k
 # once after them).  A stand-in for vmtest.sh logs its start and end.
 cat >"$T/fakevm" <<'EOF'
 #!/bin/bash
-while [ $# -gt 0 ]; do case $1 in --counts) c=$2; shift 2 ;; *) shift ;; esac; done
+while [ $# -gt 0 ]; do case $1 in --counts) c=$2; shift 2 ;; --kernel) k=$2; shift 2 ;; *) shift ;; esac; done
 echo "+ $(date +%s%N)" >>"$FAKEVM_LOG"
-sleep 1
+sleep "${FAKEVM_SLEEP:-1}"
 echo "- $(date +%s%N)" >>"$FAKEVM_LOG"
-echo "1 0 0" >"$c"
+if [ "$k" = /bad ]; then
+	echo "  [fake $k] PASS one (1s)"
+	echo "  [fake $k] FAIL two: what went wrong (2s)"
+	echo "1 1 0" >"$c"
+else
+	echo "1 0 0" >"$c"
+fi
 EOF
 chmod +x "$T/fakevm"
 export FAKEVM_LOG=$T/fakevm.log
@@ -61,6 +67,15 @@ unset FAKEVM_LOG
 most=$(sort -k2,2n "$T/fakevm.log" | awk '{ n += ($1 == "+") ? 1 : -1; if (n > m) m = n } END { print m + 0 }')
 [ "$most" = 2 ] || fail "slots: $most guests at once with KT_VM_JOBS=2"
 tail -n 1 "$T/slots.out" | grep -q '^6 passed, 0 failed' || fail "slots: $(tail -n 1 "$T/slots.out")"
+grep -q '^failed:' "$T/slots.out" && fail "slots: a failure list with nothing failed"
+
+# Each failure is named again just above the summary, where the tail of a
+# long run (all CI shows) still has it.
+KT_VMTEST=$T/fakevm FAKEVM_LOG=/dev/null FAKEVM_SLEEP=0 run 1 failed \
+	--vm-kernel /k1 --vm-kernel /bad
+[ "$(tail -n 3 "$T/failed.out")" = "failed:
+  [fake /bad] FAIL two: what went wrong
+2 passed, 1 failed, 0 skipped" ] || fail "the failure list: $(tail -n 5 "$T/failed.out")"
 
 "$R" --no-such-option >"$T/bad.out" 2>&1
 rc=$?
