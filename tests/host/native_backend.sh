@@ -23,6 +23,17 @@ for i in $(seq 100); do [ -s "$T/info" ] && break; sleep 0.05; done
 touch "$T/go"
 wait $ld || fail "loader failed"
 sleep 0.5
+
+# A loader that has exited before ksymtap reads its records still gets its
+# name, from the COMM record of its exec (attr.comm), not from /proc.
+kill -STOP $kt
+cp "$LOADER" "$T/ktgone"
+"$T/ktgone" -n kt_gone >"$T/gone" || fail "loader failed"
+kill -CONT $kt
+read -r _ gid _ <"$T/gone"
+wait_for "$T/out.json" "\"type\":2,.*\"id\":$gid," 10 || fail "no PROG_UNLOAD for id $gid"
+grep "\"id\":$gid," "$T/out.json" | grep -q '"comm":"ktgone"' ||
+	fail "the exited loader's name is not on its records: $(grep "\"id\":$gid," "$T/out.json")"
 kill -INT $kt
 wait $kt || fail "ksymtap exited $? after SIGINT"
 
