@@ -407,6 +407,7 @@ soak: all vm-build
 
 .PHONY: bench
 bench: all vm-build bench-build $(OUTPUT)/tests/bench/ktbquery $(OUTPUT)/tests/bench/ktbreader
+	$(Q)$(MAKE) ARCH=arm64 all vm-build bench-build
 	$(Q)tests/bench/run.sh
 
 # Install every package the build, tests and benchmarks need (root, apt-get).

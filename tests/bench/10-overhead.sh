@@ -15,10 +15,14 @@
 # alt and perf, the listener's own CPU time over the block (all its threads,
 # /proc/PID/task/*/schedstat) is reported per cycle too: under --icount that
 # is its instructions per load+close.
+# With KTB_SERVE=1 (tests/bench/run.sh sets it in the icount boots) condition
+# serve is `ksymtap serve` with one `ksymtap tail -f json` client to
+# /dev/null: its listener CPU is the two processes' together.
 . /ksymtap/bench_lib.sh
 
 conds=${KTB_CONDS:-base kt ktstop ktempty perf}
 [ -x $BIN/ksymtap-alt ] && conds="$conds alt"
+[ -n "${KTB_SERVE:-}" ] && conds="$conds serve"
 note "$KTB_REPS rounds of $conds, $KTB_CYCLES cycles each after $KTB_WARMUP warm-up"
 bench overhead.cycles "$KTB_CYCLES"
 bench overhead.reps "$KTB_REPS"
@@ -56,19 +60,33 @@ while [ $rep -le "$KTB_REPS" ]; do
 			kill -STOP "$KT_PID"
 			;;
 		perf) ktb_perf_start ov.data ;;
+		serve)
+			ktb_start /dev/null kt.err serve -s /tmp/ov.sock
+			ksymtap tail -s /tmp/ov.sock -f json >tail.json 2>tail.err &
+			TAIL_PID=$!
+			wait_for tail.json snapshot_end 60 || fail "tail got no table: $(cat tail.err)"
+			# The table's lines are in; from here on to /dev/null.
+			kill -INT $TAIL_PID
+			wait $TAIL_PID
+			ksymtap tail -s /tmp/ov.sock -f json >/dev/null 2>tail.err &
+			TAIL_PID=$!
+			sleep 2
+			;;
 		esac
-		lpid=
+		lpid= lpid2=
 		case $c in
 		kt | alt) lpid=$KT_PID ;;
 		perf) lpid=$PERF_PID ;;
+		serve) lpid=$KT_PID lpid2=$TAIL_PID ;;
 		esac
-		cpu0=$(task_cpu_ns $lpid)
+		cpu0=$(($(task_cpu_ns $lpid) + $(task_cpu_ns $lpid2)))
 		out=$(ktbload cycle -n "$KTB_CYCLES" -W "$KTB_WARMUP" -N ktb_cycle) || fail "ktbload: $out"
-		cpu=$(($(task_cpu_ns $lpid) - cpu0))
+		cpu=$(($(task_cpu_ns $lpid) + $(task_cpu_ns $lpid2) - cpu0))
 		case $c in
-		kt | ktstop | ktempty | alt)
+		kt | ktstop | ktempty | alt | serve)
 			[ $c = ktstop ] && kill -CONT "$KT_PID"
 			kt_stop
+			[ $c = serve ] && wait $TAIL_PID
 			grep -i lost kt.err && fail "ksymtap lost records: $(cat kt.err)"
 			;;
 		perf)
@@ -88,7 +106,7 @@ for c in $conds; do
 	awk -v c=$c '$2 == c { print $3 }' ov.tsv | bench_stats overhead.$c.mean_ns
 	awk -v c=$c '$2 == c { print $4 }' ov.tsv | bench_stats overhead.$c.p50_ns
 	case $c in
-	kt | alt | perf)
+	kt | alt | perf | serve)
 		awk -v c=$c '$2 == c { print $5 }' ov.tsv | bench_stats overhead.$c.listener_ns
 		;;
 	esac
