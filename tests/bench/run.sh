@@ -112,11 +112,12 @@ if [ -z "$report" ]; then
 		"$top/tests/bench/host/query.sh" "$top/build/tests/bench/ktbquery" >"$out/query.txt" || rc=1
 		cat "$out/query.txt"
 	fi
+	# The guests' sizes, as vmtest.sh --env arguments.
+	envs=()
+	for p in "${params[@]}"; do envs+=(--env "$p"); done
 	# The wall boots, one at a time.
 	icount_lines=()
 	for l in "${lines[@]}"; do
-		envs=()
-		for p in "${params[@]}"; do envs+=(--env "$p"); done
 		lo=$(line_only "$l")
 		tag=${l/:/-}
 		if [ "$mode" != icount ]; then
@@ -156,8 +157,6 @@ if [ -z "$report" ]; then
 			sleep 2
 		done
 		tag=${l/:/-}
-		envs=()
-		for p in "${params[@]}"; do envs+=(--env "$p"); done
 		echo "== bench: kernel line $l, overhead and hook cost again with --icount (started)"
 		: >"$raw.icount.$tag"
 		# shellcheck disable=SC2046
