@@ -14,7 +14,8 @@
 # but returning at once, the floor any fentry/fexit-based tap pays.  For kt,
 # alt and perf, the listener's own CPU time over the block (all its threads,
 # /proc/PID/task/*/schedstat) is reported per cycle too: under --icount that
-# is its instructions per load+close.
+# is its instructions per load+close; and its wake-ups (voluntary context
+# switches) per cycle.
 # With KTB_SERVE=1 (tests/bench/run.sh sets it in the icount boots) condition
 # serve is `ksymtap serve` with one `ksymtap tail -f json` client to
 # /dev/null: its listener CPU is the two processes' together.
@@ -80,8 +81,10 @@ while [ $rep -le "$KTB_REPS" ]; do
 		serve) lpid=$KT_PID lpid2=$TAIL_PID ;;
 		esac
 		cpu0=$(($(task_cpu_ns $lpid) + $(task_cpu_ns $lpid2)))
+		wk0=$(($(task_wakeups $lpid) + $(task_wakeups $lpid2)))
 		out=$(ktbload cycle -n "$KTB_CYCLES" -W "$KTB_WARMUP" -N ktb_cycle) || fail "ktbload: $out"
 		cpu=$(($(task_cpu_ns $lpid) + $(task_cpu_ns $lpid2) - cpu0))
+		wk=$(($(task_wakeups $lpid) + $(task_wakeups $lpid2) - wk0))
 		case $c in
 		kt | ktstop | ktempty | alt | serve)
 			[ $c = ktstop ] && kill -CONT "$KT_PID"
@@ -94,8 +97,8 @@ while [ $rep -le "$KTB_REPS" ]; do
 			rm -f ov.data
 			;;
 		esac
-		note "round $rep $c: $out listener_cpu_ns $cpu"
-		[ $rep -gt 0 ] && echo "$rep $c $(field mean_ns "$out") $(field p50_ns "$out") $((cpu / (KTB_CYCLES + KTB_WARMUP)))" >>ov.tsv
+		note "round $rep $c: $out listener_cpu_ns $cpu listener_wakeups $wk"
+		[ $rep -gt 0 ] && echo "$rep $c $(field mean_ns "$out") $(field p50_ns "$out") $((cpu / (KTB_CYCLES + KTB_WARMUP))) $(awk -v w=$wk -v n=$((KTB_CYCLES + KTB_WARMUP)) 'BEGIN { printf "%.3f", w / n }')" >>ov.tsv
 		# Let deferred frees (RCU, workqueues) of this block settle.
 		sleep 1
 	done
@@ -108,6 +111,7 @@ for c in $conds; do
 	case $c in
 	kt | alt | perf | serve)
 		awk -v c=$c '$2 == c { print $5 }' ov.tsv | bench_stats overhead.$c.listener_ns
+		awk -v c=$c '$2 == c { print $6 }' ov.tsv | bench_stats overhead.$c.wakeups_per_cycle
 		;;
 	esac
 done

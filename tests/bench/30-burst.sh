@@ -27,6 +27,12 @@ bench burst.kt.received "$recv"
 bench burst.kt.lost "$lost"
 bench burst.kt.elapsed_ns "$(field elapsed_ns "$out")"
 grep -i lost burst.err
+# Why records were lost, as ksymtap said it (user/backend/bpf_backend.c): a
+# full ring, or hook runs the kernel skipped (a hook preempted on its CPU).
+bench burst.kt.lost_ring_full "$(sed -n 's/.*ring buffer full: \([0-9]*\) records lost.*/\1/p' burst.err |
+	awk '{ n += $1 } END { print n + 0 }')"
+bench burst.kt.hook_runs_skipped "$(sed -n 's/.*the kernel skipped \([0-9]*\) hook runs.*/\1/p' burst.err |
+	awk '{ n += $1 } END { print n + 0 }')"
 sleep 1
 
 ktb_perf_start burst.data

@@ -49,6 +49,13 @@ task_cpu_ns() { # [pid]
 	cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { printf "%d\n", s }'
 }
 
+# Voluntary context switches of all threads of pid: its wake-ups.
+task_wakeups() { # [pid]
+	[ -n "${1:-}" ] || { echo 0; return; }
+	cat /proc/"$1"/task/*/status 2>/dev/null |
+		awk '$1 == "voluntary_ctxt_switches:" { s += $2 } END { printf "%d\n", s }'
+}
+
 status_kb() { # pid key
 	awk -v k="$2:" '$1 == k { print $2 }' "/proc/$1/status"
 }

@@ -21,13 +21,16 @@
 # --quick shrinks every size (harness debugging; the figures mean little).
 # --alt PATH adds another ksymtap binary to the overhead rounds (condition
 # "alt"), for an A/B of a change in the same boots.
-# Each kernel boots twice (--mode both, the default): "wall" runs every
-# benchmark under multi-threaded TCG, where guest clocks follow the host's and
-# so its load; "icount" (vmtest.sh --icount) runs the overhead rounds again
-# with guest time counting executed instructions, deterministic whatever the
-# host does; their keys get the prefix "icount.".  The wall boots run one at
-# a time, alone on the host; then the icount boots, whose figures no host
-# load can move, KT_BENCH_JOBS (default: the CPUs) at a time.
+# Each kernel boots twice (--mode both, the default).  "icount"
+# (vmtest.sh --icount: guest time counts executed instructions, whatever the
+# host does; keys prefixed "icount.") runs the CPU and wake-up figures:
+# overhead, hookcost, idle (a 60 s window of guest time, which icount skips
+# through).  "wall" (multi-threaded TCG, guest clocks follow the host's)
+# runs the figures in time: latency, burst, startup.  5.10 and 6.1 hang
+# under -icount here, so their wall boot runs everything (KT_BENCH_ICOUNT_ALL=1
+# tries their icount boot); --mode wall or icount runs everything in one.
+# The wall boots run one at a time, alone on the host; then the icount boots
+# KT_BENCH_JOBS (default: the CPUs) at a time.
 # KT_VM_MEM (default 2G here: 5,000 live programs need more than 1G) sizes the
 # guests.  Exits non-zero only when a measurement could not be made; a missed
 # target is reported, not failed.
@@ -45,7 +48,7 @@ while [ $# -gt 0 ]; do
 	--report) report=1; shift ;;
 	--alt) alt=$(readlink -f "$2"); shift 2 ;;
 	--mode) mode=$2; shift 2 ;;
-	-h|--help) sed -n '3,32p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,36p' "$0"; exit 0 ;;
 	*) echo "bench: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 done
@@ -64,6 +67,36 @@ line_only() { # line
 	local o=$only
 	case $1 in arm64:*) o=${only:-$arm64_only} ;; esac
 	echo "$o"
+}
+# 5.10 and 6.1 hang before their first console line under -icount here
+# (BENCHMARKS.md): they have wall boots only.  KT_BENCH_ICOUNT_ALL=1 tries.
+icount_ok() { # line
+	case $1 in
+	5.10 | 6.1) [ -n "${KT_BENCH_ICOUNT_ALL:-}" ] ;;
+	*) true ;;
+	esac
+}
+# What a boot of a line runs, as vmtest.sh --only REGEX ("" for nothing).
+# The benchmarks whose figures are CPU and wake-ups (overhead, hookcost,
+# idle) run in the icount boot where the line has one: instructions, and a
+# 60 s idle window that costs the host nothing (icount skips idle time);
+# the wall boot runs those in time (latency, burst, startup), and all of
+# them on a line with no icount boot.
+benches=$(cd "$top/tests/bench" && printf "%s\n" [0-9]*.sh | sed 's/^[0-9]*-//; s/\.sh$//')
+icount_set='^(overhead|hookcost|idle)$'
+boot_set() { # line wall|icount
+	local b o set=()
+	o=$(line_only "$1")
+	for b in $benches; do
+		[ -n "$o" ] && ! [[ $b =~ $o ]] && continue
+		case $2 in
+		icount) [[ $b =~ $icount_set ]] || continue ;;
+		wall) [ "$mode" = both ] && icount_ok "$1" && [[ $b =~ $icount_set ]] && continue ;;
+		esac
+		set+=("$b")
+	done
+	local IFS='|'
+	echo "${set[*]}"
 }
 
 # The guest's sizes (tests/bench/lib.sh has the same defaults).
@@ -118,10 +151,10 @@ if [ -z "$report" ]; then
 	# The wall boots, one at a time.
 	icount_lines=()
 	for l in "${lines[@]}"; do
-		lo=$(line_only "$l")
+		lo=$(boot_set "$l" wall)
 		tag=${l/:/-}
-		if [ "$mode" != icount ]; then
-			echo "== bench: kernel line $l"
+		if [ "$mode" != icount ] && [ -n "$lo" ]; then
+			echo "== bench: kernel line $l ($lo)"
 			# Multi-threaded TCG sometimes runs a stale copy of code the
 			# guest kernel is patching (perf's static keys): an "Oops:
 			# int3" panic that is the emulator's, not the guest's (README,
@@ -130,7 +163,7 @@ if [ -z "$report" ]; then
 				# shellcheck disable=SC2046
 				"$top/tests/vm/vmtest.sh" $(line_args "$l") --suite bench --timeout 1500 \
 					--test-timeout 900 --bench-out "$raw" "${envs[@]}" \
-					${lo:+--only "$lo"} 2>&1 | tee "$out/vm.$tag.log" && break
+					--only "[0-9]-($lo)" 2>&1 | tee "$out/vm.$tag.log" && break
 				console=$(sed -n 's/.*kernel panic (see \(.*\)).*/\1/p' "$out/vm.$tag.log" | head -n 1)
 				if [ $try = 1 ] && [ -n "$console" ] && grep -aqs 'Oops: int3' "$console"; then
 					echo "== bench: kernel line $l: emulator int3 panic; booting it again"
@@ -141,28 +174,34 @@ if [ -z "$report" ]; then
 				break
 			done
 		fi
-		# 6.1 hangs before init under -icount here (BENCHMARKS.md).
-		if [ "$mode" != wall ] && [ "$l" = 6.1 ] && [ -z "${KT_BENCH_ICOUNT_61:-}" ]; then
-			echo "== bench: kernel line 6.1: no icount boot (it hangs; KT_BENCH_ICOUNT_61=1 to try)"
-		elif [ "$mode" != wall ] && { [ -z "$lo" ] || grep -Eq "$lo" <<<"overhead hookcost"; }; then
+		if [ "$mode" != wall ] && ! icount_ok "$l"; then
+			echo "== bench: kernel line $l: no icount boot (it hangs; KT_BENCH_ICOUNT_ALL=1 to try)"
+		elif [ "$mode" != wall ] && [ -n "$(boot_set "$l" icount)" ]; then
 			icount_lines+=("$l")
 		fi
 	done
 	# The icount boots: guest time is instructions, so they may share the
 	# host; each writes its own file, appended in the order of the lines.
 	jobs=${KT_BENCH_JOBS:-$(nproc)}
+	# The longest boots first (arm64's, 2-4x an amd64 one's), so the others
+	# fill the remaining slots beside them.
+	sorted=()
+	for l in "${icount_lines[@]}"; do [[ $l == arm64:* ]] && sorted+=("$l"); done
+	for l in "${icount_lines[@]}"; do [[ $l == arm64:* ]] || sorted+=("$l"); done
+	icount_lines=("${sorted[@]}")
 	ipids=()
 	for l in "${icount_lines[@]}"; do
 		while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
 			sleep 2
 		done
 		tag=${l/:/-}
-		echo "== bench: kernel line $l, overhead and hook cost again with --icount (started)"
+		lo=$(boot_set "$l" icount)
+		echo "== bench: kernel line $l, --icount ($lo) (started)"
 		: >"$raw.icount.$tag"
 		# shellcheck disable=SC2046
 		"$top/tests/vm/vmtest.sh" $(line_args "$l") --suite bench --icount --timeout 1500 \
 			--test-timeout 900 --bench-out "$raw.icount.$tag" "${envs[@]}" --env KTB_SERVE=1 \
-			--only 'overhead|hookcost' >"$out/vm.$tag.icount.log" 2>&1 &
+			--only "[0-9]-($lo)" >"$out/vm.$tag.icount.log" 2>&1 &
 		ipids+=($!)
 	done
 	for i in "${!icount_lines[@]}"; do
@@ -243,6 +282,7 @@ function target(k, name,   a, b, c) {
 	}
 	if (name == "idle") {
 		a = get(k, "idle.stream.ctxsw"); b = get(k, "idle.serve.ctxsw")
+		if (a == "") { a = get(k, "icount.idle.stream.ctxsw"); b = get(k, "icount.idle.serve.ctxsw") }
 		if (a == "" || b == "") return "\"not measured\""
 		return (a + 0 == 0 && b + 0 == 0) ? "\"met\"" : "\"missed\""
 	}
@@ -350,6 +390,9 @@ END {
 	row("icount: CPU of the listener itself per cycle, ksymtap: instructions", "raw", "icount.overhead.kt.listener_ns.median")
 	row("icount: CPU of the listener itself per cycle, perf: instructions", "raw", "icount.overhead.perf.listener_ns.median")
 	row("icount: CPU of serve + one tail -f json client per cycle: instructions", "raw", "icount.overhead.serve.listener_ns.median")
+	row("icount: wake-ups (voluntary context switches) of the listener per cycle, ksymtap", "raw", "icount.overhead.kt.wakeups_per_cycle.median")
+	row("icount: ... perf", "raw", "icount.overhead.perf.wakeups_per_cycle.median")
+	row("icount: ... serve + one tail client", "raw", "icount.overhead.serve.wakeups_per_cycle.median")
 	row("icount: with serve + one tail client: overhead vs base", "pct", "icount.overhead.serve.ratio")
 	row("icount: the ksymtap program on bpf_prog_kallsyms_add, instructions per run (bpf_stats)", "raw", "icount.hookcost.bpf_prog_kallsyms_add.ns_per_run")
 	row("icount: ... on bpf_prog_kallsyms_del_all, instructions per run", "raw", "icount.hookcost.bpf_prog_kallsyms_del_all.ns_per_run")
@@ -364,15 +407,20 @@ END {
 		row("icount A/B: the --alt ksymtap streaming: overhead vs base", "pct", "icount.overhead.alt.ratio")
 		row("icount: per-cycle p50: the --alt ksymtap", "pct", "icount.overhead.alt.ratio_p50")
 		row("icount: CPU of the listener itself per cycle, --alt ksymtap: instructions", "raw", "icount.overhead.alt.listener_ns.median")
+		row("icount: wake-ups of the listener per cycle, --alt ksymtap", "raw", "icount.overhead.alt.wakeups_per_cycle.median")
 	}
 	row("idle: context switches over the window, stream to /dev/null", "raw", "idle.stream.ctxsw")
 	row("idle: ... serve with one client", "raw", "idle.serve.ctxsw")
 	row("idle: window, s", "raw", "idle.seconds")
+	row("icount idle: context switches over the window (guest time), stream to /dev/null", "raw", "icount.idle.stream.ctxsw")
+	row("icount idle: ... serve with one client", "raw", "icount.idle.serve.ctxsw")
+	row("icount idle: window, s (guest time)", "raw", "icount.idle.seconds")
 	row("latency kernel event -> line readable: p50 us", "us1", "latency.p50_ns")
 	row("latency p99 us", "us1", "latency.p99_ns")
 	row("latency max us", "us1", "latency.max_ns")
 	row("latency records (lost)", "raw", "latency.records")
 	row("burst, ksymtap default: expected / received / lost", "trio", "burst.kt")
+	row("burst, ksymtap: records lost to a full ring / hook runs the kernel skipped", "raw", "burst.kt.why")
 	row("burst, perf default buffers: expected / received / lost", "trio", "burst.perf")
 	row("burst duration with ksymtap / with perf: ms", "raw", "burst.ms")
 	row("ksymtap peak RSS (VmHWM) MiB: idle, at ready", "mib", "memory.empty.hwm_kb")
@@ -389,6 +437,8 @@ END {
 	/ burst.kt.elapsed_ns=/ { split($2, a, "="); kt[$1] = a[2] }
 	/ burst.perf.elapsed_ns=/ { split($2, a, "="); pf[$1] = a[2] }
 	/ startup.empty.kt_ready_ns=/ { split($2, a, "="); printf "%s startup.empty.ms=%.0f\n", $1, a[2] / 1e6 }
+	/ burst.kt.lost_ring_full=/ { split($2, a, "="); rf[$1] = a[2] }
+	/ burst.kt.hook_runs_skipped=/ { split($2, a, "="); printf "%s burst.kt.why=%s / %s\n", $1, rf[$1], a[2] }
 	END { for (k in kt) printf "%s burst.ms=%.0f / %.0f\n", k, kt[k] / 1e6, pf[k] / 1e6 }' "$raw") \
 	>"$out/results.md"
 

@@ -336,7 +336,8 @@ static void list_hooks(struct loader *b)
 	int h;
 
 	for (h = 0; h < KT_HOOK_MAX; h++)
-		kt_debug("hook %-20s on %-30s %s%s", kt_hooks[h].name, kt_hooks[h].target,
+		kt_debug("hook %-20s on %-30s program %-20s %s%s", kt_hooks[h].name,
+			 kt_hooks[h].target, prog_name(b, h),
 			 b->links[h] ? "live" : "off: ", b->links[h] ? "" : b->why[h]);
 }
 

@@ -194,6 +194,10 @@ int main(int argc, char **argv)
 
 	if (argc < 2)
 		return usage();
+	/* Before 5.11 BPF memory counts against RLIMIT_MEMLOCK (memcg
+	 * accounting came with commit 3ac1f01b43b6): 5.10 refuses the load
+	 * with EPERM at the default 64 KiB. */
+	setrlimit(RLIMIT_MEMLOCK, &(struct rlimit){ RLIM_INFINITY, RLIM_INFINITY });
 	mode = argv[1];
 	optind = 2;
 	while ((opt = getopt(argc, argv, "n:w:W:g:j:kN:")) != -1) {

@@ -11,7 +11,7 @@
 # did reach the output (something else made a symbol) is work, not idle:
 # it is measured again, up to 3 times.
 # Then a program loaded at the end of the window is streamed at once: the
-# sleep is not a stall.
+# sleep is not a stall; and after a burst of 300 loads stream is idle again.
 . /ksymtap/lib.sh
 
 switches() { # pid: voluntary + involuntary, all threads, into $n (no fork)
@@ -62,6 +62,13 @@ ktprog >prog.txt || fail "ktprog"
 id=$(awk '{print $2}' prog.txt)
 wait_for out.json "\"type_name\":\"prog_load\",\"flags\":0,\"id\":$id," 5 ||
 	fail "stream: program $id not streamed within 5 s after the idle window"
+# After a burst (the reader busy, timers for the drop counters' reads) it
+# must sleep again.
+ktprog -r 300 >burst.txt || fail "ktprog -r 300"
+id=$(awk '{print $2}' burst.txt)
+wait_for out.json "\"type_name\":\"prog_load\",\"flags\":0,\"id\":$id," 30 ||
+	fail "stream: the burst's last program $id not streamed within 30 s"
+idle "stream after a burst" "$KT_PID" out.json
 kt_stop
 
 ksymtap serve -s /tmp/idle.sock 2>serve.err &
