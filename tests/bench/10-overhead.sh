@@ -81,10 +81,10 @@ while [ $rep -le "$KTB_REPS" ]; do
 		serve) lpid=$KT_PID lpid2=$TAIL_PID ;;
 		esac
 		cpu0=$(($(task_cpu_ns $lpid) + $(task_cpu_ns $lpid2)))
-		wk0=$(($(task_wakeups $lpid) + $(task_wakeups $lpid2)))
+		wk0=$(($(task_switches "$lpid" voluntary) + $(task_switches "$lpid2" voluntary)))
 		out=$(ktbload cycle -n "$KTB_CYCLES" -W "$KTB_WARMUP" -N ktb_cycle) || fail "ktbload: $out"
 		cpu=$(($(task_cpu_ns $lpid) + $(task_cpu_ns $lpid2) - cpu0))
-		wk=$(($(task_wakeups $lpid) + $(task_wakeups $lpid2) - wk0))
+		wk=$(($(task_switches "$lpid" voluntary) + $(task_switches "$lpid2" voluntary) - wk0))
 		case $c in
 		kt | ktstop | ktempty | alt | serve)
 			[ $c = ktstop ] && kill -CONT "$KT_PID"

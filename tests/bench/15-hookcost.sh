@@ -43,7 +43,7 @@ if [ ! -s prog_func.txt ]; then
 			name_func.txt - >prog_func.txt
 	note "no target_btf_id in fdinfo: targets from ksymtap -v"
 fi
-[ -s prog_func.txt ] || fail "no tracing link of ksymtap found in /proc/$KT_PID/fdinfo"
+[ -s prog_func.txt ] || fail "no attach target of ksymtap's programs, in its fdinfo or its -v lines"
 note "attach targets: $(tr '\n' ';' <prog_func.txt)"
 
 # One "target run_time_ns run_cnt" line per attached program with stats,

@@ -6,11 +6,6 @@
 . /ksymtap/bench_lib.sh
 : "${KTB_IDLE_S:=60}"
 
-switches() { # pid
-	cat /proc/"$1"/task/*/status 2>/dev/null |
-		awk '/^(non)?voluntary_ctxt_switches:/ { s += $2 } END { print s + 0 }'
-}
-
 ktb_start /dev/null stream.err
 STREAM=$KT_PID
 ksymtap serve -s /tmp/idle.sock 2>serve.err &
@@ -20,9 +15,9 @@ ksymtap tail -s /tmp/idle.sock -f json >tail.json 2>tail.err &
 TAIL=$!
 wait_for tail.json snapshot_end 30 || fail "tail got no table"
 sleep 2
-a1=$(switches $STREAM) a2=$(switches $SRV) a3=$(switches $TAIL)
+a1=$(task_switches $STREAM) a2=$(task_switches $SRV) a3=$(task_switches $TAIL)
 sleep "$KTB_IDLE_S"
-b1=$(switches $STREAM) b2=$(switches $SRV) b3=$(switches $TAIL)
+b1=$(task_switches $STREAM) b2=$(task_switches $SRV) b3=$(task_switches $TAIL)
 bench idle.seconds "$KTB_IDLE_S"
 bench idle.stream.ctxsw $((b1 - a1))
 bench idle.serve.ctxsw $((b2 - a2))

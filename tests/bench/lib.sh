@@ -49,11 +49,13 @@ task_cpu_ns() { # [pid]
 	cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { printf "%d\n", s }'
 }
 
-# Voluntary context switches of all threads of pid: its wake-ups.
-task_wakeups() { # [pid]
+# Context switches of all threads of pid, voluntary and involuntary; with
+# "voluntary", only those: its wake-ups.  0 without a pid.
+task_switches() { # [pid] [voluntary]
 	[ -n "${1:-}" ] || { echo 0; return; }
-	cat /proc/"$1"/task/*/status 2>/dev/null |
-		awk '$1 == "voluntary_ctxt_switches:" { s += $2 } END { printf "%d\n", s }'
+	cat /proc/"$1"/task/*/status 2>/dev/null | awk -v only="${2:-}" '
+		$1 == "voluntary_ctxt_switches:" || (only == "" && $1 == "nonvoluntary_ctxt_switches:") { s += $2 }
+		END { printf "%d\n", s }'
 }
 
 status_kb() { # pid key

@@ -198,11 +198,11 @@ if [ -z "$report" ]; then
 		lo=$(boot_set "$l" icount)
 		echo "== bench: kernel line $l, --icount ($lo) (started)"
 		: >"$raw.icount.$tag"
-		# shellcheck disable=SC2046
 		# arm64's icount boot is the longest of the bench (TCG runs arm64 2-4x
 		# slower): 3 rounds there, to keep make bench within 30 minutes.
 		arm=()
 		[[ $l == arm64:* ]] && [ -z "$quick" ] && arm=(--env KTB_REPS=3)
+		# shellcheck disable=SC2046
 		"$top/tests/vm/vmtest.sh" $(line_args "$l") --suite bench --icount --timeout 1500 \
 			--test-timeout 900 --bench-out "$raw.icount.$tag" "${envs[@]}" "${arm[@]}" --env KTB_SERVE=1 \
 			--only "[0-9]-($lo)" >"$out/vm.$tag.icount.log" 2>&1 &
