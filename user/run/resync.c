@@ -28,7 +28,6 @@
 
 struct found {
 	struct kt_pipeline *p;
-	__u64 time;
 	unsigned long long n;
 };
 
@@ -40,10 +39,13 @@ static int missing(void *ctx, struct kt_record *r)
 	if (kt_symtab_mark(f->p->tab, r))
 		return 0;
 	/* Seen now, not at start-up: timed, so that perf.data sorts it
-	 * among the live records (perf prints pid -1). */
+	 * among the live records (perf prints pid -1).  Timed when listed,
+	 * not when the enumeration began: one under load took 1.5 s on 7.3,
+	 * and a program born meanwhile was stamped before its birth, over a
+	 * short-lived one at its address in between (inject_frames, 7.3). */
 	r->rflags = KT_RF_NO_TASK;
 	r->origin = KT_ORIGIN_RESYNC;
-	r->time = f->time;
+	r->time = kt_monotonic_ns() + f->p->resync.clock_off;
 	f->n++;
 	/* Its birth was lost: the backend needs to know it to see it go. */
 	kt_backend_adopt(f->p->resync.backend, r);
@@ -130,7 +132,6 @@ static int resync(struct kt_pipeline *p, bool force)
 		rs->have_clock = true;
 	}
 	kt_symtab_mark_begin(p->tab);
-	f.time = kt_monotonic_ns() + rs->clock_off;
 	err = kt_snapshot(&wk, missing, &f, &st, why, sizeof(why));
 	if (!err)
 		err = gone(p, &st, kt_monotonic_ns() + rs->clock_off, &dead, why, sizeof(why));
