@@ -142,37 +142,39 @@ count() { # frames-file
 	}
 	END { print n + 0, ok + 0, unk + 0, bad + 0 }' all.sorted truth.sorted "$1"
 }
-# For a failure: when the frames of BAD were sampled, and every record of
-# ksymtap's file (k), perf's (p) and the injected one (o) that covers them.
+# For a failure: the first sample of each frame of BAD, and every record of
+# ksymtap's file (k), perf's (p) and the injected one (o) that covers it.
 explain() { # bad-file
-	local a
+	local a f
+	# Each file's KSYMBOL and LOST records, once: "time record".
+	for f in k p o; do
+		perf report -D -i $f.data 2>/dev/null | awk '/PERF_RECORD_(KSYMBOL|LOST)/ {
+			t = $2; sub(/.*PERF_RECORD_/, ""); print t, $0 }' >$f.ksyms
+	done
 	for a in $(sed -n 's/^[a-z]*: \([0-9a-f]*\)[ ,].*/\1/p' "$1" | sort -u | head -3); do
 		echo "frame $a, the first sample with it:"
 		ksymtap report -- perf script -i o.data -F comm,tid,cpu,time,ip,sym,symoff 2>/dev/null |
 			awk -v a=$a '/^ *$/ { if (hit) exit; n = 0; next } { b[++n] = $0 } $1 == a { hit = 1 }
 			END { for (i = 1; i <= n && i <= 12; i++) print b[i] }'
 		for f in k p o; do
-			perf report -D -i $f.data 2>/dev/null | awk -v a=$a -v f=$f '
+			awk -v a=$a -v f=$f '
 			function lo(h,  i, n) { n = 0; h = substr(h, length(h) - 7)
 				for (i = 1; i <= 8; i++) n = n * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1
 				return n }
-			/PERF_RECORD_(KSYMBOL|LOST)/ {
-				t = $2
-				sub(/.*PERF_RECORD_/, "")
-				if (/^LOST/) { print f ".data: " t " " $0; next }
-				for (i = 1; i < NF; i++) if ($i == "addr") x = $(i + 1); else if ($i == "len") l = $(i + 1)
+			$2 == "LOST:" { print f ".data: " $0; next }
+			{
+				for (i = 2; i < NF; i++) if ($i == "addr") x = $(i + 1); else if ($i == "len") l = $(i + 1)
 				if (substr(x, 1, length(x) - 8) == substr(a, 1, length(a) - 8) &&
-				    lo(x) <= lo(a) && lo(a) < lo(x) + l) print f ".data: " t " " $0
-			}' | head -8
+				    lo(x) <= lo(a) && lo(a) < lo(x) + l) print f ".data: " $0
+			}' $f.ksyms | head -8
 		done
 	done
 	grep '^ksymtap: inject: at' inject.err | head -8
-	# The three files' live records in that 64 KiB, in time order.
+	# The three files' live records in the 64 KiB of the first, in time order.
 	a=$(sed -n 's/^[a-z]*: \([0-9a-f]*\)[0-9a-f]\{4\}[ ,].*/\1/p' "$1" | head -1)
 	for f in k p o; do
-		perf report -D -i $f.data 2>/dev/null |
-			awk -v a="addr $a" -v f=$f '/PERF_RECORD_(KSYMBOL|LOST)/ && $2 != 0 {
-				t = $2; sub(/.*PERF_RECORD_/, ""); if (/^LOST/ || index($0, a)) print t, f, $0 }'
+		awk -v a="addr $a" -v f=$f '$1 != 0 && ($2 == "LOST:" || index($0, a)) {
+			t = $1; $1 = ""; print t, f $0 }' $f.ksyms
 	done | sort -n | sed 's/ type [0-9]* flags 0x0 name / + /; s/ type [0-9]* flags 0x1 name / - /' | head -40
 	grep -iE 'resync|lost|skipped|ring' rec.out.err | head -5
 }
