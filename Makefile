@@ -221,7 +221,8 @@ $(OUTPUT)/tests/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h tests/fuzz/fuzz_history
 .PHONY: unit-build vm-build host-build bench-build fuzz-build
 fuzz-build: $(FUZZ_BINS)
 unit-build: $(UNIT_BINS) $(UNIT_COMMON)
-vm-build: $(OUTPUT)/ksymtap $(VMPROG_BINS) $(VMPROG_BPF_OBJS)
+# The burst test (tests/vm/tests/burst.sh) loads with the bench's ktbload.
+vm-build: $(OUTPUT)/ksymtap $(VMPROG_BINS) $(VMPROG_BPF_OBJS) $(OUTPUT)/tests/bench/ktbload
 host-build: $(HOST_DEPS)
 bench-build: $(BENCHPROG_BINS)
 

@@ -37,6 +37,122 @@ struct {
 	__type(value, u64);
 } dropped SEC(".maps");
 
+/*
+ * Backup attachments (issue 34).  A trampoline does not run a program that
+ * is already running on the same CPU (5.12, ca06f55b9002 "bpf: Add
+ * per-program recursion prevention mechanism"): with full or lazy
+ * preemption (6.18 and 7.x run lazy by default) a task preempted inside a
+ * hook makes that hook skip the runs of every other task on its CPU.  So
+ * each hook's program (role 0) has two twins (roles 1 and 2), programs of
+ * their own, with recursion counters of their own, attached to the same
+ * function.  The trampoline runs the most recently attached program first
+ * (__bpf_trampoline_link_prog() adds at the head, 5.5 to 7.x) and the loader
+ * attaches role 2, then 1, then 0, so they run in the order of their roles.
+ *
+ * The first of the three that runs does the work and leaves a mark (hook,
+ * task, the run's kernel object: no two runs of one hook on one object
+ * overlap); a later one that finds the mark does nothing, and role 2 takes
+ * the mark away.  A run is lost only when all three were skipped: with one
+ * twin, a task preempted in the main program and a second one preempted in
+ * the twin (which then does the whole work, so is as long as the main
+ * program) made 26 to 44 losses in a 20,000-program burst on 7.3 under TCG
+ * (BENCHMARKS.md); a third program takes that to the product of three.
+ *
+ * Marks are hash map entries keyed by the hook, the task and the run's
+ * kernel object.  A mark left behind because role 2 was skipped must not
+ * pass for a later run on the same object, whose main program was skipped
+ * (the slab hands the same addresses out again at once: without the note
+ * below, 5 runs of a 20,000-program burst on 7.3 were lost, BENCHMARKS.md):
+ * role 1 notes in the mark that it saw it, and a mark it already saw is
+ * from an earlier run.  One left behind with both twins skipped is taken for
+ * absent once older than CLAIM_FRESH_NS.  Role 0 writes its own over either.
+ * Only a run whose programs are more than that apart (a task preempted
+ * between two of them for that long) could then be reported twice.  The map
+ * is an LRU: marks left behind go when it is full.  A mark that cannot be
+ * made leaves the work to the next role; role 2 works without one.
+ */
+#define CLAIM_FRESH_NS 1000000000ULL
+
+struct claim_key {
+	u64 obj;
+	u32 tid;
+	u32 hook;
+};
+
+struct claim_mark {
+	u64 time; /* bpf_ktime_get_ns() when made */
+	u64 seen_by_1; /* role 1 has seen it */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct claim_key);
+	__type(value, struct claim_mark);
+} claims SEC(".maps");
+
+/* [hook]: runs a twin did because no earlier program had; [KT_HOOK_MAX +
+ * hook]: the main program's marks that found no slot (so it did not work).
+ * Runs lost = the main program's recursion_misses + these - the first. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 2 * KT_HOOK_MAX);
+	__type(key, u32);
+	__type(value, u64);
+} backup_stats SEC(".maps");
+
+/* The twins are loaded: the main program marks its runs. */
+const volatile bool backup_live = false;
+/* Set by the loader once all three programs of a hook are attached: until
+ * then the twins do nothing (a run of one before the main program was
+ * attached would count as made up what was never skipped). */
+bool backup_on[KT_HOOK_MAX] = {};
+
+static __always_inline void backup_count(u32 idx)
+{
+	u64 *n = bpf_map_lookup_elem(&backup_stats, &idx);
+
+	if (n)
+		*n += 1;
+}
+
+/* May this program (role 0: main, 1 and 2: twins) do the work of this run
+ * of hook on obj? */
+static __always_inline bool claim(u64 obj, u32 hook, const int role)
+{
+	struct claim_key k = {
+		.obj = obj,
+		.tid = (u32)bpf_get_current_pid_tgid(),
+		.hook = hook,
+	};
+	struct claim_mark *m, mine = {};
+
+	if (role == 0 && !backup_live)
+		return true;
+	if (role != 0 && (hook >= KT_HOOK_MAX || !backup_on[hook]))
+		return false;
+	mine.time = bpf_ktime_get_ns();
+	if (role != 0) {
+		m = bpf_map_lookup_elem(&claims, &k);
+		if (m && mine.time - m->time < CLAIM_FRESH_NS && !(role == 1 && m->seen_by_1)) {
+			if (role == 2)
+				bpf_map_delete_elem(&claims, &k);
+			else
+				m->seen_by_1 = 1;
+			return false;
+		}
+	}
+	mine.seen_by_1 = role == 1;
+	if (role != 2 && bpf_map_update_elem(&claims, &k, &mine, BPF_ANY)) {
+		if (role == 0)
+			backup_count(KT_HOOK_MAX + hook);
+		return false;
+	}
+	if (role != 0)
+		backup_count(hook);
+	return true;
+}
+
 /* An event is built here and then copied into the ring with only the bytes of
  * its name: names are up to 512 bytes, but most are under 64.  Tracing programs
  * run with migration, not preemption, disabled (__bpf_prog_enter()), so another
@@ -552,11 +668,13 @@ static __always_inline void prog_info_probed(struct prog_info *pi, struct bpf_pr
  * after bpf_prog_alloc_id() and right before perf_event_bpf_event(PROG_LOAD).
  * The verifier calls it earlier for each subprogram (is_func); those are
  * reported with their main program, as perf does. */
-static __always_inline void prog_add(struct bpf_prog *fp, const bool legacy)
+static __always_inline void prog_add(struct bpf_prog *fp, const bool legacy, const int role)
 {
 	struct prog_info pi;
 
 	if (debug_empty)
+		return;
+	if (!claim((u64)fp, KT_HOOK_PROG_ADD, role))
 		return;
 	if (KT_CORE_READ_BIT(fp, is_func))
 		return;
@@ -574,14 +692,28 @@ static __always_inline void prog_add(struct bpf_prog *fp, const bool legacy)
 SEC("fexit/bpf_prog_kallsyms_add")
 int BPF_PROG(prog_add_loop, struct bpf_prog *fp)
 {
-	prog_add(fp, false);
+	prog_add(fp, false, 0);
+	return 0;
+}
+
+SEC("fexit/bpf_prog_kallsyms_add")
+int BPF_PROG(prog_add_loop_b, struct bpf_prog *fp)
+{
+	prog_add(fp, false, 1);
+	return 0;
+}
+
+SEC("fexit/bpf_prog_kallsyms_add")
+int BPF_PROG(prog_add_loop_c, struct bpf_prog *fp)
+{
+	prog_add(fp, false, 2);
 	return 0;
 }
 
 SEC("fexit/bpf_prog_kallsyms_add")
 int BPF_PROG(prog_add_legacy, struct bpf_prog *fp)
 {
-	prog_add(fp, true);
+	prog_add(fp, true, 0);
 	return 0;
 }
 
@@ -591,11 +723,13 @@ int BPF_PROG(prog_add_legacy, struct bpf_prog *fp)
  * 6.12, so that function would see nothing; bpf_ksym_del() sees every image
  * but only through probe reads, and is where unloads are taken when this hook
  * is off. */
-static __always_inline void prog_del(struct bpf_prog *fp, const bool legacy)
+static __always_inline void prog_del(struct bpf_prog *fp, const bool legacy, const int role)
 {
 	struct prog_info pi;
 
 	if (debug_empty)
+		return;
+	if (!claim((u64)fp, KT_HOOK_PROG_DEL, role))
 		return;
 	if (KT_CORE_READ_BIT(fp, is_func))
 		return;
@@ -606,14 +740,28 @@ static __always_inline void prog_del(struct bpf_prog *fp, const bool legacy)
 SEC("fentry/bpf_prog_kallsyms_del_all")
 int BPF_PROG(prog_del_loop, struct bpf_prog *fp)
 {
-	prog_del(fp, false);
+	prog_del(fp, false, 0);
+	return 0;
+}
+
+SEC("fentry/bpf_prog_kallsyms_del_all")
+int BPF_PROG(prog_del_loop_b, struct bpf_prog *fp)
+{
+	prog_del(fp, false, 1);
+	return 0;
+}
+
+SEC("fentry/bpf_prog_kallsyms_del_all")
+int BPF_PROG(prog_del_loop_c, struct bpf_prog *fp)
+{
+	prog_del(fp, false, 2);
 	return 0;
 }
 
 SEC("fentry/bpf_prog_kallsyms_del_all")
 int BPF_PROG(prog_del_legacy, struct bpf_prog *fp)
 {
-	prog_del(fp, true);
+	prog_del(fp, true, 0);
 	return 0;
 }
 
@@ -643,22 +791,43 @@ static __always_inline void emit_image(struct bpf_ksym *ksym, u16 flags, const s
 	ev_submit(&v);
 }
 
-SEC("fexit/bpf_ksym_add")
-int BPF_PROG(ksym_add, struct bpf_ksym *ksym)
+static __always_inline void ksym_add_run(struct bpf_ksym *ksym, const int role)
 {
 	u64 key = (u64)ksym;
 
 	if (debug_empty)
-		return 0;
+		return;
+	if (!claim(key, KT_HOOK_KSYM_ADD, role))
+		return;
 	/* Programs are reported by prog_add, with their BPF_EVENT. */
 	if (ksym->prog)
-		return 0;
+		return;
 	owner_save(key, KT_SRC_BPF_IMAGE, 0, 0, NULL);
 	emit_image(ksym, 0, NULL, KT_HOOK_KSYM_ADD);
+}
+
+SEC("fexit/bpf_ksym_add")
+int BPF_PROG(ksym_add, struct bpf_ksym *ksym)
+{
+	ksym_add_run(ksym, 0);
 	return 0;
 }
 
-static __always_inline void ksym_del(struct bpf_ksym *ksym, const bool legacy)
+SEC("fexit/bpf_ksym_add")
+int BPF_PROG(ksym_add_b, struct bpf_ksym *ksym)
+{
+	ksym_add_run(ksym, 1);
+	return 0;
+}
+
+SEC("fexit/bpf_ksym_add")
+int BPF_PROG(ksym_add_c, struct bpf_ksym *ksym)
+{
+	ksym_add_run(ksym, 2);
+	return 0;
+}
+
+static __always_inline void ksym_del(struct bpf_ksym *ksym, const bool legacy, const int role)
 {
 	u64 key = (u64)ksym;
 	struct bpf_prog_aux *aux;
@@ -667,6 +836,8 @@ static __always_inline void ksym_del(struct bpf_ksym *ksym, const bool legacy)
 	struct kt_owner *o;
 
 	if (debug_empty)
+		return;
+	if (!claim(key, KT_HOOK_KSYM_DEL, role))
 		return;
 	/* Never added (func[0] since 0108a4e9f358): the kernel returns too. */
 	if (!KSYM_LISTED(ksym))
@@ -695,14 +866,28 @@ static __always_inline void ksym_del(struct bpf_ksym *ksym, const bool legacy)
 SEC("fentry/bpf_ksym_del")
 int BPF_PROG(ksym_del_loop, struct bpf_ksym *ksym)
 {
-	ksym_del(ksym, false);
+	ksym_del(ksym, false, 0);
+	return 0;
+}
+
+SEC("fentry/bpf_ksym_del")
+int BPF_PROG(ksym_del_loop_b, struct bpf_ksym *ksym)
+{
+	ksym_del(ksym, false, 1);
+	return 0;
+}
+
+SEC("fentry/bpf_ksym_del")
+int BPF_PROG(ksym_del_loop_c, struct bpf_ksym *ksym)
+{
+	ksym_del(ksym, false, 2);
 	return 0;
 }
 
 SEC("fentry/bpf_ksym_del")
 int BPF_PROG(ksym_del_legacy, struct bpf_ksym *ksym)
 {
-	ksym_del(ksym, true);
+	ksym_del(ksym, true, 0);
 	return 0;
 }
 
@@ -764,57 +949,133 @@ static __always_inline bool in_range(u64 ip, const volatile struct kt_range *r)
 	return ip >= r->start && ip < r->end;
 }
 
-SEC("fexit/module_alloc")
-int BPF_PROG(module_alloc_exit, unsigned long size, void *ret)
+static __always_inline void module_alloc_run(void *ctx, unsigned long size, void *ret,
+					     const int role)
 {
 	u64 stack[6] = {};
 	long n;
 	int i;
 
+	if (!claim((u64)ret, KT_HOOK_MODULE_ALLOC, role))
+		return;
 	if (!ret || (!ftrace_caller.start && !kprobe_caller.start))
-		return 0;
+		return;
 	/* [0] trampoline, [1] this program, [2] module_alloc, [3] its caller:
 	 * alloc_tramp() and create_trampoline() are inlined into
 	 * arch_ftrace_update_trampoline(); alloc_insn_page() calls directly. */
 	n = bpf_get_stack(ctx, stack, sizeof(stack), 0);
 	if (n <= 0)
-		return 0;
+		return;
 	for (i = 0; i < 6; i++) {
 		if (in_range(stack[i], &ftrace_caller)) {
 			ftrace_born((u64)ret, size, KT_HOOK_MODULE_ALLOC);
-			return 0;
+			return;
 		}
 		if (in_range(stack[i], &kprobe_caller)) {
 			kprobe_page_pending((u64)ret);
-			return 0;
+			return;
 		}
 	}
+}
+
+SEC("fexit/module_alloc")
+int BPF_PROG(module_alloc_exit, unsigned long size, void *ret)
+{
+	module_alloc_run(ctx, size, ret, 0);
 	return 0;
+}
+
+SEC("fexit/module_alloc")
+int BPF_PROG(module_alloc_exit_b, unsigned long size, void *ret)
+{
+	module_alloc_run(ctx, size, ret, 1);
+	return 0;
+}
+
+SEC("fexit/module_alloc")
+int BPF_PROG(module_alloc_exit_c, unsigned long size, void *ret)
+{
+	module_alloc_run(ctx, size, ret, 2);
+	return 0;
+}
+
+static __always_inline void text_free_run(void *ptr, u32 hook, const int role)
+{
+	if (claim((u64)ptr, hook, role))
+		text_freed((u64)ptr, hook);
 }
 
 SEC("fentry/module_memfree")
 int BPF_PROG(module_memfree_entry, void *region)
 {
-	text_freed((u64)region, KT_HOOK_MODULE_MEMFREE);
+	text_free_run(region, KT_HOOK_MODULE_MEMFREE, 0);
 	return 0;
+}
+
+SEC("fentry/module_memfree")
+int BPF_PROG(module_memfree_entry_b, void *region)
+{
+	text_free_run(region, KT_HOOK_MODULE_MEMFREE, 1);
+	return 0;
+}
+
+SEC("fentry/module_memfree")
+int BPF_PROG(module_memfree_entry_c, void *region)
+{
+	text_free_run(region, KT_HOOK_MODULE_MEMFREE, 2);
+	return 0;
+}
+
+static __always_inline void execmem_alloc_run(enum execmem_type type, size_t size, void *ret,
+					      const int role)
+{
+	if (!claim((u64)ret, KT_HOOK_EXECMEM_ALLOC, role) || !ret)
+		return;
+	if (type == bpf_core_enum_value(enum execmem_type, EXECMEM_FTRACE))
+		ftrace_born((u64)ret, size, KT_HOOK_EXECMEM_ALLOC);
+	else if (type == bpf_core_enum_value(enum execmem_type, EXECMEM_KPROBES))
+		kprobe_page_pending((u64)ret);
 }
 
 SEC("fexit/execmem_alloc")
 int BPF_PROG(execmem_alloc_exit, enum execmem_type type, size_t size, void *ret)
 {
-	if (!ret)
-		return 0;
-	if (type == bpf_core_enum_value(enum execmem_type, EXECMEM_FTRACE))
-		ftrace_born((u64)ret, size, KT_HOOK_EXECMEM_ALLOC);
-	else if (type == bpf_core_enum_value(enum execmem_type, EXECMEM_KPROBES))
-		kprobe_page_pending((u64)ret);
+	execmem_alloc_run(type, size, ret, 0);
+	return 0;
+}
+
+SEC("fexit/execmem_alloc")
+int BPF_PROG(execmem_alloc_exit_b, enum execmem_type type, size_t size, void *ret)
+{
+	execmem_alloc_run(type, size, ret, 1);
+	return 0;
+}
+
+SEC("fexit/execmem_alloc")
+int BPF_PROG(execmem_alloc_exit_c, enum execmem_type type, size_t size, void *ret)
+{
+	execmem_alloc_run(type, size, ret, 2);
 	return 0;
 }
 
 SEC("fentry/execmem_free")
 int BPF_PROG(execmem_free_entry, void *ptr)
 {
-	text_freed((u64)ptr, KT_HOOK_EXECMEM_FREE);
+	text_free_run(ptr, KT_HOOK_EXECMEM_FREE, 0);
+	return 0;
+}
+
+SEC("fentry/execmem_free")
+int BPF_PROG(execmem_free_entry_b, void *ptr)
+{
+	text_free_run(ptr, KT_HOOK_EXECMEM_FREE, 1);
+	return 0;
+}
+
+SEC("fentry/execmem_free")
+int BPF_PROG(execmem_free_entry_c, void *ptr)
+{
+	text_free_run(ptr, KT_HOOK_EXECMEM_FREE, 2);
 	return 0;
 }
 
@@ -825,20 +1086,42 @@ int BPF_PROG(execmem_free_entry, void *ptr)
  * return value is not read: 5.10's verifier refuses fexit access to a return
  * value that points to anything but a struct (kprobe_opcode_t *, "func
  * '__get_insn_slot' arg1 type INT is not a struct"). */
-SEC("fexit/__get_insn_slot")
-int BPF_PROG(insn_slot_exit, struct kprobe_insn_cache___kt *c)
+static __always_inline void insn_slot_run(struct kprobe_insn_cache___kt *c, const int role)
 {
 	u32 tid = (u32)bpf_get_current_pid_tgid();
-	u64 *addr = bpf_map_lookup_elem(&pending_insn, &tid);
 	const char *sym;
+	u64 *addr;
 	u64 page;
 
+	if (!claim((u64)c, KT_HOOK_INSN_SLOT, role))
+		return;
+	addr = bpf_map_lookup_elem(&pending_insn, &tid);
 	if (!addr)
-		return 0;
+		return;
 	page = *addr;
 	bpf_map_delete_elem(&pending_insn, &tid);
 	sym = BPF_CORE_READ(c, sym);
 	owner_save(page, KT_SRC_KPROBE, 0, page_size, sym);
 	emit_ool(page, page_size, 0, sym, KT_SRC_KPROBE, KT_HOOK_INSN_SLOT, NULL);
+}
+
+SEC("fexit/__get_insn_slot")
+int BPF_PROG(insn_slot_exit, struct kprobe_insn_cache___kt *c)
+{
+	insn_slot_run(c, 0);
+	return 0;
+}
+
+SEC("fexit/__get_insn_slot")
+int BPF_PROG(insn_slot_exit_b, struct kprobe_insn_cache___kt *c)
+{
+	insn_slot_run(c, 1);
+	return 0;
+}
+
+SEC("fexit/__get_insn_slot")
+int BPF_PROG(insn_slot_exit_c, struct kprobe_insn_cache___kt *c)
+{
+	insn_slot_run(c, 2);
 	return 0;
 }

@@ -11,7 +11,9 @@
 bench burst.programs "$KTB_BURST"
 bench burst.threads "$KTB_BURST_THREADS"
 
-ktb_start burst.json burst.err -f json
+# -v: ksymtap says at exit how many runs each hook skipped and its backup
+# twins made up (user/backend/bpf_backend.c), which costs nothing before.
+ktb_start burst.json burst.err -f json -v
 out=$(ktbload burst -n "$KTB_BURST" -j "$KTB_BURST_THREADS" -N ktb_burst) || fail "ktbload: $out"
 note "ksymtap run: $out"
 # Let the consumer catch up before asking for its peak RSS.
@@ -28,11 +30,17 @@ bench burst.kt.lost "$lost"
 bench burst.kt.elapsed_ns "$(field elapsed_ns "$out")"
 grep -i lost burst.err
 # Why records were lost, as ksymtap said it (user/backend/bpf_backend.c): a
-# full ring, or hook runs the kernel skipped (a hook preempted on its CPU).
-bench burst.kt.lost_ring_full "$(sed -n 's/.*ring buffer full: \([0-9]*\) records lost.*/\1/p' burst.err |
-	awk '{ n += $1 } END { print n + 0 }')"
-bench burst.kt.hook_runs_skipped "$(sed -n 's/.*the kernel skipped \([0-9]*\) hook runs.*/\1/p' burst.err |
-	awk '{ n += $1 } END { print n + 0 }')"
+# full ring, a full reader queue, or hook runs the kernel skipped (a hook
+# preempted on its CPU) that no backup twin made up; and the skipped runs,
+# made up or not.
+sum_of() { # sed-expression
+	sed -n "$1" burst.err | awk '{ n += $1 } END { print n + 0 }'
+}
+bench burst.kt.lost_ring_full "$(sum_of 's/.*ring buffer full: \([0-9]*\) records lost.*/\1/p')"
+bench burst.kt.lost_queue_full "$(sum_of 's/.*reader queue full: \([0-9]*\) records lost.*/\1/p')"
+bench burst.kt.hook_runs_lost "$(sum_of 's/.*the kernel skipped \([0-9]*\) hook runs.*/\1/p')"
+bench burst.kt.hook_runs_skipped "$(sum_of 's/.*: \([0-9]*\) runs skipped, .*/\1/p')"
+bench burst.kt.hook_runs_made_up "$(sum_of 's/.*runs skipped, \([0-9]*\) made up.*/\1/p')"
 sleep 1
 
 ktb_perf_start burst.data

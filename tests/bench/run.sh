@@ -16,7 +16,7 @@
 # LINE: 5.10 6.1 6.12 6.18 newest (amd64) or arm64:LINE, as for make test;
 # the default is every amd64 line and arm64 newest.  An arm64 line runs the
 # benchmarks whose figures are ratios to perf or bpftool in the same boot
-# (overhead, hookcost, startup: KT_BENCH_ARM64_ONLY), since its absolute
+# and the burst (overhead, hookcost, startup, burst: KT_BENCH_ARM64_ONLY), since its absolute
 # times are 2-4x an amd64 guest's under TCG.
 # --quick shrinks every size (harness debugging; the figures mean little).
 # --alt PATH adds another ksymtap binary to the overhead rounds (condition
@@ -53,7 +53,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ ${#lines[@]} -gt 0 ] || lines=(5.10 6.1 6.12 6.18 newest arm64:newest)
-arm64_only=${KT_BENCH_ARM64_ONLY:-overhead|hookcost|startup}
+arm64_only=${KT_BENCH_ARM64_ONLY:-overhead|hookcost|startup|burst}
 
 # vmtest.sh's arguments for a line: "--arch A --line L".
 line_args() { # line
@@ -82,7 +82,14 @@ icount_ok() { # line
 # 60 s idle window that costs the host nothing (icount skips idle time);
 # the wall boot runs those in time (latency, burst, startup), and all of
 # them on a line with no icount boot.
-benches=$(cd "$top/tests/bench" && printf "%s\n" [0-9]*.sh | sed 's/^[0-9]*-//; s/\.sh$//')
+# A script whose first line says "# On demand" runs only when --only names it.
+benches=$(cd "$top/tests/bench" && for f in [0-9]*.sh; do
+	b=$(echo "$f" | sed 's/^[0-9]*-//; s/\.sh$//')
+	if head -n 1 "$f" | grep -q '^# On demand' && ! [[ $b =~ ^(${only:-^$})$ ]]; then
+		continue
+	fi
+	echo "$b"
+done)
 icount_set='^(overhead|hookcost|idle)$'
 boot_set() { # line wall|icount
 	local b o set=()
@@ -424,7 +431,8 @@ END {
 	row("latency max us", "us1", "latency.max_ns")
 	row("latency records (lost)", "raw", "latency.records")
 	row("burst, ksymtap default: expected / received / lost", "trio", "burst.kt")
-	row("burst, ksymtap: records lost to a full ring / hook runs the kernel skipped", "raw", "burst.kt.why")
+	row("burst, ksymtap: lost to a full ring / to a full queue / hook runs lost", "raw", "burst.kt.why")
+	row("burst, ksymtap: hook runs the kernel skipped / made up by the backup twins", "raw", "burst.kt.skips")
 	row("burst, perf default buffers: expected / received / lost", "trio", "burst.perf")
 	row("burst duration with ksymtap / with perf: ms", "raw", "burst.ms")
 	row("ksymtap peak RSS (VmHWM) MiB: idle, at ready", "mib", "memory.empty.hwm_kb")
@@ -442,7 +450,10 @@ END {
 	/ burst.perf.elapsed_ns=/ { split($2, a, "="); pf[$1] = a[2] }
 	/ startup.empty.kt_ready_ns=/ { split($2, a, "="); printf "%s startup.empty.ms=%.0f\n", $1, a[2] / 1e6 }
 	/ burst.kt.lost_ring_full=/ { split($2, a, "="); rf[$1] = a[2] }
-	/ burst.kt.hook_runs_skipped=/ { split($2, a, "="); printf "%s burst.kt.why=%s / %s\n", $1, rf[$1], a[2] }
+	/ burst.kt.lost_queue_full=/ { split($2, a, "="); qf[$1] = a[2] }
+	/ burst.kt.hook_runs_lost=/ { split($2, a, "="); printf "%s burst.kt.why=%s / %s / %s\n", $1, rf[$1], qf[$1], a[2] }
+	/ burst.kt.hook_runs_skipped=/ { split($2, a, "="); sk[$1] = a[2] }
+	/ burst.kt.hook_runs_made_up=/ { split($2, a, "="); printf "%s burst.kt.skips=%s / %s\n", $1, sk[$1], a[2] }
 	END { for (k in kt) printf "%s burst.ms=%.0f / %.0f\n", k, kt[k] / 1e6, pf[k] / 1e6 }' "$raw") \
 	>"$out/results.md"
 

@@ -147,6 +147,28 @@ wait_json() { # file cond sec
 	done
 	return 1
 }
+# Wait until a daemon has passed on no record for 1.5 s, by its metrics file
+# (--metrics-interval 0.5 or less), up to SEC seconds.  Attaching the hooks
+# with their backup twins replaces each hook's trampoline image twice, and
+# the kernel frees the old ones after an RCU tasks grace period (kworkers'
+# unregisters up to a second after the ready line): a test whose clients must
+# all see the same records connects them after that.
+wait_quiet() { # metrics-file sec
+	local i=0 same=0 cur prev=
+	while [ $i -lt $(($2 * 2)) ]; do
+		cur=$(awk '/^ksymtap_records_total/ { s += $2 } END { print s + 0 }' "$1" 2>/dev/null)
+		if [ -n "$cur" ] && [ "$cur" = "$prev" ]; then
+			same=$((same + 1))
+			[ $same -ge 3 ] && return 0
+		else
+			same=0
+		fi
+		prev=$cur
+		sleep 0.5
+		i=$((i + 1))
+	done
+	return 1
+}
 # ksymtap JSON lines as the tab-separated fields perf_records prints.
 kt_records() { # json-file
 	jq -r 'if .kind == "ksymbol" then

@@ -250,7 +250,7 @@ elif [ "$suite" = soak ]; then
 else
 	cp "$top"/tests/vm/tests/*.sh "$root/ksymtap/tests/"
 fi
-for f in "$bdir"/tests/vm/*; do
+for f in "$bdir"/tests/vm/* "$bdir"/tests/bench/ktbload; do
 	[ -f "$f" ] && cp "$f" "$root/ksymtap/bin/"
 done
 if [ $arch = arm64 ]; then

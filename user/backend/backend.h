@@ -13,14 +13,16 @@
 
 struct kt_backend_opts {
 	size_t ringbuf_size; /* bpf: bytes, power of two */
+	size_t queue_size; /* the reader's queue (user/backend/pump.h), bytes */
 	unsigned long disabled; /* bpf: bitmask of enum kt_hook */
 	size_t native_pages; /* native: data pages per CPU ring, power of two */
 	unsigned int wakeup_ms; /* bpf: poll period when wakeups are batched; 0: the kernel's */
 	bool walker; /* bpf: load the snapshot's walker with the hooks */
 	/* Test and bench switches, from the environment (kt_common_init()):
 	 * KSYMTAP_DEBUG_EMPTY, the program hooks return at once;
-	 * KSYMTAP_DEBUG_KTIME, raw bpf_ktime_get_ns() timestamps. */
-	bool debug_empty, debug_ktime;
+	 * KSYMTAP_DEBUG_KTIME, raw bpf_ktime_get_ns() timestamps;
+	 * KSYMTAP_DEBUG_NO_BACKUP, no backup twins (the bench's A/B). */
+	bool debug_empty, debug_ktime, debug_no_backup;
 };
 
 struct kt_walker;
@@ -37,6 +39,12 @@ enum kt_source_state {
 struct kt_source_report {
 	unsigned char state[KT_SRC_MAX];
 	char why[KT_SRC_MAX][128];
+};
+
+/* The reader's queue (user/backend/pump.h), for the metrics. */
+struct kt_queue_stats {
+	size_t bytes, peak, bound;
+	unsigned long long lost; /* records that did not fit */
 };
 
 /* Each backend embeds this first in its own state. */
@@ -73,11 +81,26 @@ struct kt_backend_ops {
 	/* Records the backend itself lost so far, in the BPF ring buffer
 	 * (native false) or the kernel's native perf rings (native true). */
 	unsigned long long (*dropped)(struct kt_backend *b, bool native);
-	/* Hook runs the kernel skipped (recursion protection), records lost;
-	 * NULL: none can be. */
+	/* Hook runs the kernel skipped (recursion protection) that no backup
+	 * twin made up: records lost; NULL: none can be. */
 	unsigned long long (*missed)(struct kt_backend *b);
+	/* All the runs the main hook programs skipped, and how many of those
+	 * their twins made up (*made_up); NULL: none can be skipped. */
+	unsigned long long (*skipped)(struct kt_backend *b, unsigned long long *made_up);
+	/* The reader thread (user/backend/pump.h): start it, once the start-up
+	 * snapshot is in; move everything the kernel made so far into the
+	 * queue before returning (a drain's first step); its queue's figures.
+	 * NULL where there is none. */
+	int (*start)(struct kt_backend *b);
+	int (*sync)(struct kt_backend *b);
+	void (*queue)(struct kt_backend *b, struct kt_queue_stats *st);
 	void (*close)(struct kt_backend *b);
 };
+
+/* The defaults of --ringbuf-size (bytes) and --native-pages, sized from this
+ * machine (backend.c says how). */
+size_t kt_backend_default_ringbuf(void);
+size_t kt_backend_default_native_pages(void);
 
 extern const struct kt_backend_ops kt_bpf_backend;
 extern const struct kt_backend_ops kt_native_backend;

@@ -30,7 +30,12 @@ struct bpf_backend {
 	void *ctx;
 	__s64 clock_off;
 	unsigned long long dropped_seen;
-	unsigned long long missed_seen; /* hook runs the kernel skipped */
+	unsigned long long missed_seen; /* hook runs lost (skipped, not made up) */
+	unsigned long long missed_calc; /* the last read's figure, not yet confirmed */
+	unsigned long long skipped_seen; /* the main programs' recursion_misses */
+	unsigned long long made_up_seen; /* the runs of those the twins did */
+	bool confirm; /* a loss a later read must confirm */
+	__u64 confirm_at; /* that read, at the soonest */
 	unsigned long long *percpu; /* lookup buffer for the drop counters */
 	__u64 dropped_next; /* the counters' next read, at the soonest */
 	bool unread; /* records consumed since the counters were read */
@@ -76,9 +81,23 @@ static unsigned long long read_dropped(struct bpf_backend *b)
 
 	if (!b->percpu)
 		return b->dropped_seen;
-	if (!bpf_map_lookup_elem(b->l.dropped_fd, &zero, b->percpu))
+	if (!bpf_map_lookup_elem(b->l.fd[KT_FD_DROPPED], &zero, b->percpu))
 		for (i = 0; i < b->ncpus; i++)
 			total += b->percpu[i];
+	return total;
+}
+
+/* A per-CPU counter of the twins (bpf/ksymtap.bpf.c backup_stats), summed. */
+static unsigned long long backup_stat(struct bpf_backend *b, __u32 key)
+{
+	unsigned long long total = 0;
+	int i;
+
+	if (b->l.fd[KT_FD_BACKUP_STATS] < 0 ||
+	    bpf_map_lookup_elem(b->l.fd[KT_FD_BACKUP_STATS], &key, b->percpu))
+		return 0;
+	for (i = 0; i < b->ncpus; i++)
+		total += b->percpu[i];
 	return total;
 }
 
@@ -87,33 +106,41 @@ static unsigned long long read_dropped(struct bpf_backend *b)
  * already running on that CPU (bpf_prog_inc_misses_counter(), 5.12,
  * 9ed9e9ba2337).  That happens when a task is preempted inside a hook and
  * another one on the same CPU makes or frees a symbol, which full and lazy
- * preemption allow (measured on 7.3 under churn: tests/soak).  Each is a
- * record lost without a trace in the ring buffer: counted from the programs'
- * recursion_misses, read with the drop counters.  0 on kernels before 5.12,
- * which do not skip.
+ * preemption allow (6.18 and 7.x run lazy by default).  Each hook's twin
+ * makes up for the runs its main program skipped (bpf/ksymtap.bpf.c): a
+ * run is lost only when both were skipped, which is the main program's
+ * recursion_misses plus its marks that failed, less the runs the twin made
+ * up.  Without a twin (off, or < 5.12, which skips nothing) every skipped
+ * run is lost.  *skipped: the main programs' recursion_misses alone.
  */
-static unsigned long long read_missed(struct bpf_backend *b)
+static unsigned long long read_missed(struct bpf_backend *b, unsigned long long *skipped,
+				      unsigned long long *made_up_all)
 {
-	unsigned long long total = 0;
-	__u32 ids[KT_HOOK_MAX];
-	int h, i, n = 0;
+	unsigned long long total = 0, misses, made_up;
+	int h;
 
+	*skipped = *made_up_all = 0;
 	for (h = 0; h < KT_HOOK_MAX; h++) {
 		struct bpf_prog_info info;
 		__u32 len = sizeof(info);
 
-		if (b->l.prog_fd[h] < 0)
+		if (b->l.fd[KT_FD_PROG + h] < 0)
 			continue;
 		memset(&info, 0, sizeof(info));
-		if (bpf_obj_get_info_by_fd(b->l.prog_fd[h], &info, &len))
+		if (bpf_obj_get_info_by_fd(b->l.fd[KT_FD_PROG + h], &info, &len))
 			continue;
-		/* Hooks that share a program count once. */
-		for (i = 0; i < n && ids[i] != info.id; i++)
-			;
-		if (i < n)
+		/* The misses first: a run the twin makes up after this read is
+		 * then counted as made up too early, never as lost. */
+		misses = info.recursion_misses;
+		*skipped += misses;
+		if (b->l.fd[KT_FD_LINK_B + h] < 0) {
+			total += misses;
 			continue;
-		ids[n++] = info.id;
-		total += info.recursion_misses;
+		}
+		misses += backup_stat(b, KT_HOOK_MAX + h);
+		made_up = backup_stat(b, h);
+		*made_up_all += made_up;
+		total += misses > made_up ? misses - made_up : 0;
 	}
 	return total;
 }
@@ -132,6 +159,47 @@ static int emit_lost(struct bpf_backend *b, unsigned long long n)
 	return b->emit(b->ctx, &r);
 }
 
+#define CONFIRM_NS 100000000ULL
+
+/*
+ * Skipped runs not (yet) made up.  A twin runs right after the main program
+ * it stands in for, but a preempted task may delay it: a loss is taken as
+ * such when a read at least 100 ms after the one that first showed it still
+ * shows it (the smaller figure of the two).
+ */
+static int check_missed(struct bpf_backend *b)
+{
+	unsigned long long d, lost, skipped, made_up;
+	__u64 now = kt_monotonic_ns();
+
+	d = read_missed(b, &skipped, &made_up);
+	__atomic_store_n(&b->skipped_seen, skipped, __ATOMIC_RELAXED);
+	__atomic_store_n(&b->made_up_seen, made_up, __ATOMIC_RELAXED);
+	if (d <= b->missed_seen) {
+		b->confirm = false;
+		return 0;
+	}
+	if (!b->confirm || now < b->confirm_at) {
+		if (!b->confirm)
+			b->missed_calc = d;
+		b->confirm = true;
+		b->confirm_at = b->confirm_at > now ? b->confirm_at : now + CONFIRM_NS;
+		return 0;
+	}
+	lost = d < b->missed_calc ? d : b->missed_calc;
+	b->missed_calc = d;
+	b->confirm_at = now + CONFIRM_NS;
+	b->confirm = d > lost;
+	if (lost <= b->missed_seen)
+		return 0;
+	d = lost - b->missed_seen;
+	kt_warn("the kernel skipped %llu hook runs that no backup twin made up (a hook "
+		"preempted on the same CPU): their records are lost",
+		d);
+	__atomic_store_n(&b->missed_seen, lost, __ATOMIC_RELAXED);
+	return emit_lost(b, d);
+}
+
 /* The drop and skip counters: new losses become a LOST record each. */
 static int read_counters(struct bpf_backend *b)
 {
@@ -143,20 +211,13 @@ static int read_counters(struct bpf_backend *b)
 		kt_warn("ring buffer full: %llu records lost (raise --ringbuf-size)",
 			d - b->dropped_seen);
 		err = emit_lost(b, d - b->dropped_seen);
-		b->dropped_seen = d;
+		/* Read by the run loop's thread (metrics), written here on the
+		 * reader's (user/backend/pump.h). */
+		__atomic_store_n(&b->dropped_seen, d, __ATOMIC_RELAXED);
 		if (err)
 			return err;
 	}
-	d = read_missed(b);
-	if (d > b->missed_seen) {
-		kt_warn("the kernel skipped %llu hook runs (a hook preempted on the same CPU): "
-			"their records are lost",
-			d - b->missed_seen);
-		err = emit_lost(b, d - b->missed_seen);
-		b->missed_seen = d;
-		if (err)
-			return err;
-	}
+	return check_missed(b);
 	return 0;
 }
 
@@ -186,15 +247,17 @@ static int bpf_poll(struct kt_backend *kb, int timeout_ms)
 		return n;
 	now = kt_monotonic_ns();
 	b->unread |= n > 0;
-	if (b->unread && (n == 0 || now >= b->dropped_next)) {
+	if ((b->unread && (n == 0 || now >= b->dropped_next)) ||
+	    (b->confirm && now >= b->confirm_at)) {
 		b->unread = false;
 		b->dropped_next = now + 100000000ULL;
 		err = read_counters(b);
 		if (err)
 			return err;
 	}
-	b->base.wake_ns =
-		kt_wake_min(b->unread ? b->dropped_next : 0, b->wakeup_ns ? now + b->wakeup_ns : 0);
+	b->base.wake_ns = kt_wake_min(kt_wake_min(b->unread ? b->dropped_next : 0,
+						  b->confirm ? b->confirm_at : 0),
+				      b->wakeup_ns ? now + b->wakeup_ns : 0);
 	return n;
 }
 
@@ -205,19 +268,27 @@ static int bpf_fd(struct kt_backend *kb)
 
 static unsigned long long bpf_missed(struct kt_backend *kb)
 {
-	return ((struct bpf_backend *)kb)->missed_seen;
+	return __atomic_load_n(&((struct bpf_backend *)kb)->missed_seen, __ATOMIC_RELAXED);
+}
+
+static unsigned long long bpf_skipped(struct kt_backend *kb, unsigned long long *made_up)
+{
+	struct bpf_backend *b = (struct bpf_backend *)kb;
+
+	*made_up = __atomic_load_n(&b->made_up_seen, __ATOMIC_RELAXED);
+	return __atomic_load_n(&b->skipped_seen, __ATOMIC_RELAXED);
 }
 
 static unsigned long long bpf_dropped(struct kt_backend *kb, bool native)
 {
 	struct bpf_backend *b = (struct bpf_backend *)kb;
 
-	return native ? 0 : b->dropped_seen;
+	return native ? 0 : __atomic_load_n(&b->dropped_seen, __ATOMIC_RELAXED);
 }
 
 static bool live(struct bpf_backend *b, int h)
 {
-	return b->l.link_fd[h] >= 0;
+	return b->l.fd[KT_FD_LINK + h] >= 0;
 }
 
 static unsigned long bpf_hooks(struct kt_backend *kb)
@@ -330,7 +401,7 @@ static int bpf_adopt(struct kt_backend *kb, const struct kt_record *r)
 	o.len = r->len;
 	memcpy(o.name, r->name, strnlen(r->name, sizeof(o.name) - 1));
 	/* A birth the hooks saw already has its entry, with its task. */
-	if (bpf_map_update_elem(b->l.owners_fd, &key, &o, BPF_NOEXIST) && errno != EEXIST)
+	if (bpf_map_update_elem(b->l.fd[KT_FD_OWNERS], &key, &o, BPF_NOEXIST) && errno != EEXIST)
 		return -errno;
 	return 0;
 }
@@ -339,13 +410,61 @@ static int bpf_walker(struct kt_backend *kb, struct kt_walker *out)
 {
 	struct bpf_backend *b = (struct bpf_backend *)kb;
 
-	if (b->l.walker_fd < 0)
+	if (b->l.fd[KT_FD_WALKER] < 0)
 		return -ENOENT;
-	out->prog_fd = b->l.walker_fd;
-	out->map_fd = b->l.walker_map_fd;
+	out->prog_fd = b->l.fd[KT_FD_WALKER];
+	out->map_fd = b->l.fd[KT_FD_WALKER_MAP];
 	out->legacy = b->l.walker_legacy;
-	b->l.walker_fd = b->l.walker_map_fd = -1;
+	b->l.fd[KT_FD_WALKER] = b->l.fd[KT_FD_WALKER_MAP] = -1;
 	return 0;
+}
+
+/* The recursion_misses of the program behind a link: 0 if unknown. */
+static unsigned long long link_misses(int link_fd)
+{
+	struct bpf_link_info li;
+	struct bpf_prog_info pi;
+	__u32 len = sizeof(li);
+	int fd;
+
+	memset(&li, 0, sizeof(li));
+	if (link_fd < 0 || bpf_obj_get_info_by_fd(link_fd, &li, &len))
+		return 0;
+	fd = bpf_prog_get_fd_by_id(li.prog_id);
+	if (fd < 0)
+		return 0;
+	len = sizeof(pi);
+	memset(&pi, 0, sizeof(pi));
+	if (bpf_obj_get_info_by_fd(fd, &pi, &len))
+		pi.recursion_misses = 0;
+	close(fd);
+	return pi.recursion_misses;
+}
+
+/* -v, at the end: each hook's skipped runs and what became of them. */
+static void report_skips(struct bpf_backend *b)
+{
+	struct bpf_prog_info info;
+	__u32 len;
+	int h;
+
+	for (h = 0; kt_verbose && h < KT_HOOK_MAX; h++) {
+		len = sizeof(info);
+		memset(&info, 0, sizeof(info));
+		if (b->l.fd[KT_FD_PROG + h] < 0 ||
+		    bpf_obj_get_info_by_fd(b->l.fd[KT_FD_PROG + h], &info, &len))
+			continue;
+		if (!info.recursion_misses && !backup_stat(b, h) &&
+		    !backup_stat(b, KT_HOOK_MAX + h))
+			continue;
+		kt_debug(
+			"hook %s: %llu runs skipped, %llu made up by its twins, %llu marks failed; "
+			"twins skipped %llu and %llu",
+			kt_hooks[h].name, (unsigned long long)info.recursion_misses,
+			backup_stat(b, h), backup_stat(b, KT_HOOK_MAX + h),
+			link_misses(b->l.fd[KT_FD_LINK_B + h]),
+			link_misses(b->l.fd[KT_FD_LINK_C + h]));
+	}
 }
 
 static void bpf_close(struct kt_backend *kb)
@@ -354,6 +473,7 @@ static void bpf_close(struct kt_backend *kb)
 
 	if (!b)
 		return;
+	report_skips(b);
 	ring_buffer__free(b->rb);
 	kt_bpf_loaded_close(&b->l);
 	free(b->percpu);
@@ -391,7 +511,7 @@ static int bpf_open(struct kt_backend **out, const struct kt_backend_opts *o, kt
 		free(b);
 		return err;
 	}
-	b->rb = ring_buffer__new(b->l.events_fd, on_event, b, NULL);
+	b->rb = ring_buffer__new(b->l.fd[KT_FD_EVENTS], on_event, b, NULL);
 	if (!b->rb) {
 		err = -errno;
 		snprintf(why, why_size, "creating ring buffer: %s", strerror(-err));
@@ -425,5 +545,6 @@ const struct kt_backend_ops kt_bpf_backend = {
 	.walker = bpf_walker,
 	.dropped = bpf_dropped,
 	.missed = bpf_missed,
+	.skipped = bpf_skipped,
 	.close = bpf_close,
 };

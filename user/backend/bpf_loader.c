@@ -20,6 +20,7 @@
 #include "backend/bpf_loader.h"
 #include "backend/btf_funcs.h"
 #include "backend/hooks.h"
+#include "backend/preempt.h"
 #include "record/kallsyms.h"
 #include "util/log.h"
 #include "util/spawn.h"
@@ -31,6 +32,9 @@
 struct loader {
 	struct ksymtap_bpf *skel;
 	struct bpf_link *links[KT_HOOK_MAX];
+	/* The twins' (bpf/ksymtap.bpf.c): [0] role 1 (_b), [1] role 2 (_c). */
+	struct bpf_link *twins[2][KT_HOOK_MAX];
+	bool backup; /* load the twins: this kernel may skip a hook's run */
 	bool want[KT_HOOK_MAX];
 	char why[KT_HOOK_MAX][96];
 	bool want_walker; /* the snapshot's, loaded along (one BTF parse) */
@@ -69,6 +73,15 @@ static const char *prog_name(const struct loader *b, int h)
 static struct bpf_program *hook_prog(const struct loader *b, struct ksymtap_bpf *skel, int h)
 {
 	return bpf_object__find_program_by_name(skel->obj, prog_name(b, h));
+}
+
+/* A program's twins are named as it is, with _b and _c (t 0 and 1). */
+static struct bpf_program *twin_prog(const struct loader *b, struct ksymtap_bpf *skel, int h, int t)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "%s_%c", prog_name(b, h), 'b' + t);
+	return bpf_object__find_program_by_name(skel->obj, name);
 }
 
 /* The snapshot's walker: a SYSCALL program, or before 5.16 its raw tracepoint
@@ -113,6 +126,43 @@ static int find_targets(bool *found, char *why, size_t size)
 	return 0;
 }
 
+/* The running kernel's version is at least major.minor (uname). */
+static bool kt_kernel_at_least(int major, int minor)
+{
+	struct utsname u;
+	int ma = 0, mi = 0;
+
+	if (uname(&u) || sscanf(u.release, "%d.%d", &ma, &mi) != 2)
+		return true;
+	return ma > major || (ma == major && mi >= minor);
+}
+
+/*
+ * The twins (bpf/ksymtap.bpf.c) where a hook's run can be skipped: a task
+ * preempted inside it (full, lazy or RT preemption: user/backend/preempt.c).
+ * Only the bpf_loop() programs have twins: on 5.12 to 5.16 with such
+ * preemption a skipped run is reported as lost.
+ */
+static void decide_backup(struct loader *b, const struct kt_backend_opts *o)
+{
+	char how[128];
+	bool preempt = kt_preemptible(how, sizeof(how));
+
+	b->backup = false;
+	if (o->debug_no_backup)
+		kt_debug("backup hooks: off (KSYMTAP_DEBUG_NO_BACKUP)");
+	else if (!preempt)
+		kt_debug("backup hooks: not needed (%s: a hook is never preempted)", how);
+	else if (b->legacy)
+		kt_debug("backup hooks: %s, but this kernel lacks bpf_loop() (< 5.17), which "
+			 "they need: runs it skips are reported as lost",
+			 how);
+	else
+		b->backup = true;
+	if (b->backup)
+		kt_debug("backup hooks: on (%s)", how);
+}
+
 /* Which hooks can work here, from BTF and kallsyms, before anything loads. */
 static void decide_hooks(struct loader *b, const struct kt_backend_opts *o, const bool *found)
 {
@@ -122,6 +172,7 @@ static void decide_hooks(struct loader *b, const struct kt_backend_opts *o, cons
 
 	b->want_walker = o->walker;
 	b->legacy = !found[KT_HOOK_MAX];
+	decide_backup(b, o);
 	b->walker_legacy = !found[KT_HOOK_MAX + 1];
 	if (b->legacy)
 		kt_debug("kernel has no bpf_loop() (< 5.17): the program hooks' _legacy twins");
@@ -164,7 +215,7 @@ static int open_skel(struct loader *b, const struct kt_backend_opts *o, int only
 {
 	struct ksymtap_bpf *skel = ksymtap_bpf__open();
 	struct bpf_program *p;
-	int h, err;
+	int h, t, err;
 
 	if (!skel)
 		return -errno;
@@ -172,8 +223,17 @@ static int open_skel(struct loader *b, const struct kt_backend_opts *o, int only
 	 * twins, the one for this kernel. */
 	bpf_object__for_each_program(p, skel->obj)
 		bpf_program__set_autoload(p, false);
-	for (h = 0; h < KT_HOOK_MAX; h++)
+	for (h = 0; h < KT_HOOK_MAX; h++) {
 		bpf_program__set_autoload(hook_prog(b, skel, h), only < 0 ? b->want[h] : h == only);
+		/* The _legacy programs have no twins (decide_backup()). */
+		for (t = 0; t < 2; t++) {
+			p = twin_prog(b, skel, h, t);
+			if (p)
+				bpf_program__set_autoload(p, b->backup && (only < 0 ? b->want[h] :
+										      h == only));
+		}
+	}
+	skel->rodata->backup_live = b->backup;
 	bpf_program__set_autoload(walker_prog(b, skel),
 				  only < 0 ? b->want_walker : only == KT_HOOK_MAX);
 	skel->rodata->ftrace_caller.start = b->ftrace_caller.start;
@@ -294,17 +354,6 @@ static int load(struct loader *b, const struct kt_backend_opts *o)
 	return load_skel(b->skel);
 }
 
-/* The running kernel's version is at least major.minor (uname). */
-static bool kt_kernel_at_least(int major, int minor)
-{
-	struct utsname u;
-	int ma = 0, mi = 0;
-
-	if (uname(&u) || sscanf(u.release, "%d.%d", &ma, &mi) != 2)
-		return true;
-	return ma > major || (ma == major && mi >= minor);
-}
-
 static void explain(int err, char *why, size_t size)
 {
 	struct rlimit rl;
@@ -336,9 +385,10 @@ static void list_hooks(struct loader *b)
 	int h;
 
 	for (h = 0; h < KT_HOOK_MAX; h++)
-		kt_debug("hook %-20s on %-30s program %-20s %s%s", kt_hooks[h].name,
+		kt_debug("hook %-20s on %-30s program %-20s %s%s%s", kt_hooks[h].name,
 			 kt_hooks[h].target, prog_name(b, h),
-			 b->links[h] ? "live" : "off: ", b->links[h] ? "" : b->why[h]);
+			 b->links[h] ? "live" : "off: ", b->links[h] ? "" : b->why[h],
+			 b->links[h] && b->twins[1][h] ? " (and its backup twins)" : "");
 }
 
 static void loader_free(struct loader *b)
@@ -347,10 +397,30 @@ static void loader_free(struct loader *b)
 
 	for (h = 0; h < KT_HOOK_MAX; h++) {
 		bpf_link__destroy(b->links[h]);
-		b->links[h] = NULL;
+		bpf_link__destroy(b->twins[0][h]);
+		bpf_link__destroy(b->twins[1][h]);
+		b->links[h] = b->twins[0][h] = b->twins[1][h] = NULL;
 	}
 	ksymtap_bpf__destroy(b->skel);
 	b->skel = NULL;
+}
+
+/* Role 2, then role 1: the trampoline runs the last attached first. */
+static void attach_twins(struct loader *b, int h)
+{
+	int t;
+
+	for (t = 1; t >= 0; t--) {
+		b->twins[t][h] = bpf_program__attach(twin_prog(b, b->skel, h, t));
+		if (b->twins[t][h])
+			continue;
+		kt_debug("hook %s: backup twin did not attach (%s): runs the kernel skips are "
+			 "lost",
+			 kt_hooks[h].name, strerror(errno));
+		bpf_link__destroy(b->twins[1][h]);
+		b->twins[1][h] = NULL;
+		return;
+	}
 }
 
 /* Deaths before births: a symbol whose birth is seen then has its death seen
@@ -364,6 +434,9 @@ static int attach_all(struct loader *b)
 		h = i % KT_HOOK_MAX;
 		if (!b->want[h] || kt_hooks[h].birth != (i >= KT_HOOK_MAX))
 			continue;
+		/* The twin first: the trampoline runs the last attached first. */
+		if (b->backup)
+			attach_twins(b, h);
 		b->links[h] = bpf_program__attach(hook_prog(b, b->skel, h));
 		if (!b->links[h]) {
 			err = -errno;
@@ -377,9 +450,50 @@ static int attach_all(struct loader *b)
 				hook_off(b, h, "attach failed: %s", strerror(-err));
 			continue;
 		}
+		/* All three attached: the twins may now make up for skipped runs. */
+		if (b->twins[0][h] && b->twins[1][h])
+			b->skel->bss->backup_on[h] = true;
 		attached++;
 	}
 	return attached;
+}
+
+/* dup() what the result keeps: 0 or -errno. */
+static int keep_fd(struct kt_bpf_loaded *out, enum kt_bpf_fd i, int fd)
+{
+	out->fd[i] = dup(fd);
+	return out->fd[i] < 0 ? -errno : 0;
+}
+
+static int keep_fds(struct loader *b, struct kt_bpf_loaded *out)
+{
+	int h, err;
+
+	err = keep_fd(out, KT_FD_EVENTS, bpf_map__fd(b->skel->maps.events))	      ?:
+		      keep_fd(out, KT_FD_DROPPED, bpf_map__fd(b->skel->maps.dropped)) ?:
+		      keep_fd(out, KT_FD_OWNERS, bpf_map__fd(b->skel->maps.owners))   ?:
+		      keep_fd(out, KT_FD_BACKUP_STATS, bpf_map__fd(b->skel->maps.backup_stats));
+	for (h = 0; !err && h < KT_HOOK_MAX; h++) {
+		if (!b->links[h])
+			continue;
+		err = keep_fd(out, KT_FD_LINK + h, bpf_link__fd(b->links[h])) ?:
+			      keep_fd(out, KT_FD_PROG + h,
+				      bpf_program__fd(hook_prog(b, b->skel, h)));
+		/* Freeing the libbpf object must not detach: the fd does that. */
+		bpf_link__disconnect(b->links[h]);
+		if (err || !b->twins[0][h] || !b->twins[1][h])
+			continue;
+		err = keep_fd(out, KT_FD_LINK_B + h, bpf_link__fd(b->twins[0][h])) ?:
+			      keep_fd(out, KT_FD_LINK_C + h, bpf_link__fd(b->twins[1][h]));
+		bpf_link__disconnect(b->twins[0][h]);
+		bpf_link__disconnect(b->twins[1][h]);
+	}
+	if (!err && b->want_walker) {
+		out->walker_legacy = b->walker_legacy;
+		err = keep_fd(out, KT_FD_WALKER, bpf_program__fd(walker_prog(b, b->skel))) ?:
+			      keep_fd(out, KT_FD_WALKER_MAP, bpf_map__fd(b->skel->maps.walker));
+	}
+	return err;
 }
 
 /* The loading itself, in whichever process runs it; the result holds dup()s
@@ -431,26 +545,9 @@ static void load_here(const struct kt_backend_opts *o, struct kt_bpf_loaded *out
 		err = -ENOENT;
 		goto fail;
 	}
-	out->events_fd = dup(bpf_map__fd(b->skel->maps.events));
-	out->dropped_fd = dup(bpf_map__fd(b->skel->maps.dropped));
-	out->owners_fd = dup(bpf_map__fd(b->skel->maps.owners));
-	for (h = 0; h < KT_HOOK_MAX; h++) {
-		if (!b->links[h])
-			continue;
-		out->link_fd[h] = dup(bpf_link__fd(b->links[h]));
-		out->prog_fd[h] = dup(bpf_program__fd(hook_prog(b, b->skel, h)));
-		/* Freeing the libbpf object must not detach: the fd does that. */
-		bpf_link__disconnect(b->links[h]);
-	}
-	if (b->want_walker) {
-		out->walker_fd = dup(bpf_program__fd(walker_prog(b, b->skel)));
-		out->walker_legacy = b->walker_legacy;
-		out->walker_map_fd = dup(bpf_map__fd(b->skel->maps.walker));
-	}
-	if (out->events_fd < 0 || out->dropped_fd < 0 || out->owners_fd < 0 ||
-	    (b->want_walker && (out->walker_fd < 0 || out->walker_map_fd < 0))) {
-		err = -EMFILE;
-		snprintf(out->why, sizeof(out->why), "dup: %s", strerror(EMFILE));
+	err = keep_fds(b, out);
+	if (err) {
+		snprintf(out->why, sizeof(out->why), "dup: %s", strerror(-err));
 		goto fail;
 	}
 fail:
@@ -469,67 +566,40 @@ fail:
 
 static void loaded_init(struct kt_bpf_loaded *l)
 {
-	int h;
+	int i;
 
 	memset(l, 0, sizeof(*l));
-	l->events_fd = l->dropped_fd = l->owners_fd = -1;
-	l->walker_fd = l->walker_map_fd = -1;
-	for (h = 0; h < KT_HOOK_MAX; h++)
-		l->link_fd[h] = l->prog_fd[h] = -1;
+	for (i = 0; i < KT_FD_MAX; i++)
+		l->fd[i] = -1;
 	l->page_size = sysconf(_SC_PAGESIZE);
 }
 
 void kt_bpf_loaded_close(struct kt_bpf_loaded *l)
 {
-	int h;
+	int i;
 
-	if (l->events_fd >= 0)
-		close(l->events_fd);
-	if (l->dropped_fd >= 0)
-		close(l->dropped_fd);
-	if (l->owners_fd >= 0)
-		close(l->owners_fd);
-	if (l->walker_fd >= 0)
-		close(l->walker_fd);
-	if (l->walker_map_fd >= 0)
-		close(l->walker_map_fd);
-	l->events_fd = l->dropped_fd = l->owners_fd = -1;
-	l->walker_fd = l->walker_map_fd = -1;
-	for (h = 0; h < KT_HOOK_MAX; h++) {
-		if (l->link_fd[h] >= 0)
-			close(l->link_fd[h]);
-		if (l->prog_fd[h] >= 0)
-			close(l->prog_fd[h]);
-		l->link_fd[h] = l->prog_fd[h] = -1;
+	for (i = 0; i < KT_FD_MAX; i++) {
+		if (l->fd[i] >= 0)
+			close(l->fd[i]);
+		l->fd[i] = -1;
 	}
 }
 
-#define MAX_FDS (5 + 2 * KT_HOOK_MAX)
-
-/* The result and its fds (maps first, then the walker's program and map if
- * loaded, then the live links in hook order) in one SOCK_SEQPACKET message. */
+/* The result and its fds, in the order of enum kt_bpf_fd, in one
+ * SOCK_SEQPACKET message; the receiver tells which came from the values
+ * the result holds (>= 0: sent). */
 static int send_loaded(int sock, const struct kt_bpf_loaded *l)
 {
-	char cbuf[CMSG_SPACE(sizeof(int) * MAX_FDS)] = {};
+	char cbuf[CMSG_SPACE(sizeof(int) * KT_FD_MAX)] = {};
 	struct iovec iov = { .iov_base = (void *)l, .iov_len = sizeof(*l) };
 	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
-	int fds[MAX_FDS], n = 0, h;
+	int fds[KT_FD_MAX], n = 0, i;
 	struct cmsghdr *cm;
 
-	if (!l->err) {
-		fds[n++] = l->events_fd;
-		fds[n++] = l->dropped_fd;
-		fds[n++] = l->owners_fd;
-		if (l->walker_fd >= 0) {
-			fds[n++] = l->walker_fd;
-			fds[n++] = l->walker_map_fd;
-		}
-		for (h = 0; h < KT_HOOK_MAX; h++)
-			if (l->link_fd[h] >= 0)
-				fds[n++] = l->link_fd[h];
-		for (h = 0; h < KT_HOOK_MAX; h++)
-			if (l->link_fd[h] >= 0)
-				fds[n++] = l->prog_fd[h];
+	for (i = 0; !l->err && i < KT_FD_MAX; i++)
+		if (l->fd[i] >= 0)
+			fds[n++] = l->fd[i];
+	if (n) {
 		msg.msg_control = cbuf;
 		msg.msg_controllen = CMSG_SPACE(sizeof(int) * n);
 		cm = CMSG_FIRSTHDR(&msg);
@@ -543,13 +613,13 @@ static int send_loaded(int sock, const struct kt_bpf_loaded *l)
 
 static int recv_loaded(int sock, struct kt_bpf_loaded *l)
 {
-	char cbuf[CMSG_SPACE(sizeof(int) * MAX_FDS)];
+	char cbuf[CMSG_SPACE(sizeof(int) * KT_FD_MAX)];
 	struct iovec iov = { .iov_base = l, .iov_len = sizeof(*l) };
 	struct msghdr msg = { .msg_iov = &iov,
 			      .msg_iovlen = 1,
 			      .msg_control = cbuf,
 			      .msg_controllen = sizeof(cbuf) };
-	int fds[MAX_FDS], n = 0, i = 0, h;
+	int fds[KT_FD_MAX], n = 0, k = 0, i;
 	struct cmsghdr *cm;
 	ssize_t r;
 
@@ -565,28 +635,13 @@ static int recv_loaded(int sock, struct kt_bpf_loaded *l)
 		n = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
 		memcpy(fds, CMSG_DATA(cm), sizeof(int) * n);
 	}
-	if (l->err) {
-		while (n > 0)
-			close(fds[--n]);
-		l->events_fd = l->dropped_fd = l->owners_fd = -1;
-		l->walker_fd = l->walker_map_fd = -1;
-		for (h = 0; h < KT_HOOK_MAX; h++)
-			l->link_fd[h] = l->prog_fd[h] = -1;
-		return 0;
-	}
-	if (n < 3 + (l->walker_fd >= 0 ? 2 : 0))
-		return -EPROTO;
-	l->events_fd = fds[i++];
-	l->dropped_fd = fds[i++];
-	l->owners_fd = fds[i++];
-	if (l->walker_fd >= 0) {
-		l->walker_fd = fds[i++];
-		l->walker_map_fd = fds[i++];
-	}
-	for (h = 0; h < KT_HOOK_MAX; h++)
-		l->link_fd[h] = l->link_fd[h] >= 0 && i < n ? fds[i++] : -1;
-	for (h = 0; h < KT_HOOK_MAX; h++)
-		l->prog_fd[h] = l->link_fd[h] >= 0 && i < n ? fds[i++] : -1;
+	for (i = 0; i < KT_FD_MAX; i++)
+		l->fd[i] = !l->err && l->fd[i] >= 0 && k < n ? fds[k++] : -1;
+	while (k < n)
+		close(fds[k++]);
+	for (i = 0; i < KT_FD_MAX && !l->err; i++)
+		if (i <= KT_FD_OWNERS && l->fd[i] < 0)
+			return -EPROTO;
 	return 0;
 }
 

@@ -16,14 +16,28 @@
 #include "backend/backend.h"
 #include "ksymtap.h"
 
+/* The fds the loading leaves behind, one array (sent, received and closed
+ * by walking it).  -1: none. */
+enum kt_bpf_fd {
+	KT_FD_EVENTS,
+	KT_FD_DROPPED,
+	KT_FD_OWNERS,
+	KT_FD_BACKUP_STATS, /* the twins' counters (bpf/ksymtap.bpf.c) */
+	KT_FD_WALKER, /* the snapshot's walker, and its map */
+	KT_FD_WALKER_MAP,
+	KT_FD_LINK, /* + hook: -1 when the hook is off (hook_why[]) */
+	KT_FD_PROG = KT_FD_LINK + KT_HOOK_MAX, /* + hook: its program (recursion_misses) */
+	/* + hook: its twins' links (bpf/ksymtap.bpf.c), -1 without */
+	KT_FD_LINK_B = KT_FD_PROG + KT_HOOK_MAX,
+	KT_FD_LINK_C = KT_FD_LINK_B + KT_HOOK_MAX,
+	KT_FD_MAX = KT_FD_LINK_C + KT_HOOK_MAX,
+};
+
 struct kt_bpf_loaded {
 	int err; /* 0, or -errno with why[] */
 	char why[256];
-	int events_fd, dropped_fd, owners_fd;
-	int walker_fd, walker_map_fd; /* the snapshot's walker, -1 if not loaded */
+	int fd[KT_FD_MAX];
 	bool walker_legacy; /* the raw tracepoint twin: heads from kallsyms */
-	int link_fd[KT_HOOK_MAX]; /* -1: hook off, hook_why[] says why */
-	int prog_fd[KT_HOOK_MAX]; /* its program (recursion_misses), with link_fd */
 	char hook_why[KT_HOOK_MAX][96];
 	bool hook_absent[KT_HOOK_MAX]; /* off because the kernel lacks its function */
 	struct kt_range ftrace_caller, kprobe_caller;

@@ -127,6 +127,14 @@ static unsigned long long hybrid_missed(struct kt_backend *kb)
 	return h->bpf->ops->missed ? h->bpf->ops->missed(h->bpf) : 0;
 }
 
+static unsigned long long hybrid_skipped(struct kt_backend *kb, unsigned long long *made_up)
+{
+	struct hybrid *h = (struct hybrid *)kb;
+
+	*made_up = 0;
+	return h->bpf->ops->skipped ? h->bpf->ops->skipped(h->bpf, made_up) : 0;
+}
+
 static unsigned long long hybrid_dropped(struct kt_backend *kb, bool native)
 {
 	struct hybrid *h = (struct hybrid *)kb;
@@ -162,6 +170,7 @@ static const struct kt_backend_ops hybrid_ops = {
 	.walker = hybrid_walker,
 	.dropped = hybrid_dropped,
 	.missed = hybrid_missed,
+	.skipped = hybrid_skipped,
 	.close = hybrid_close,
 };
 

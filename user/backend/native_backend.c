@@ -385,7 +385,8 @@ static int native_poll(struct kt_backend *kb, int timeout_ms)
 		struct kt_record *r = &b->batch[i];
 
 		if (r->type == KT_RECORD_LOST) {
-			b->lost += r->lost;
+			/* Read by the run loop's thread (metrics). */
+			__atomic_add_fetch(&b->lost, r->lost, __ATOMIC_RELAXED);
 			kt_warn("native: kernel lost %llu records on cpu %u (raise --native-pages)",
 				(unsigned long long)r->lost, r->cpu);
 		}
@@ -404,7 +405,7 @@ static int native_fd(struct kt_backend *kb)
 
 static unsigned long long native_dropped(struct kt_backend *kb, bool native)
 {
-	return native ? ((struct native_backend *)kb)->lost : 0;
+	return native ? __atomic_load_n(&((struct native_backend *)kb)->lost, __ATOMIC_RELAXED) : 0;
 }
 
 static void native_describe(struct kt_backend *kb, char *buf, size_t size)
@@ -459,7 +460,7 @@ static int native_open(struct kt_backend **out, const struct kt_backend_opts *o,
 	b->base.ops = &kt_native_backend;
 	b->emit = emit;
 	b->ctx = ctx;
-	b->pages = o->native_pages ? o->native_pages : 64;
+	b->pages = o->native_pages ? o->native_pages : kt_backend_default_native_pages();
 	b->uevent_fd = -1;
 	b->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (b->epfd < 0) {

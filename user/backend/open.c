@@ -5,6 +5,7 @@
 #include <string.h>
 #include "backend/hybrid.h"
 #include "backend/open.h"
+#include "backend/pump.h"
 #include "util/log.h"
 #include "record/record.h"
 
@@ -58,8 +59,8 @@ static void fill_in(const char *which, const struct kt_backend_opts *o, struct k
 		(off & (1U << KT_SRC_BPF_IMAGE)) ? " (struct_ops images have none)" : "");
 }
 
-int kt_backend_open(const char *which, const struct kt_backend_opts *o, kt_emit_fn emit, void *ctx,
-		    struct kt_backend **out, char *why, size_t why_size)
+static int open_inner(const char *which, const struct kt_backend_opts *o, kt_emit_fn emit,
+		      void *ctx, struct kt_backend **out, char *why, size_t why_size)
 {
 	char bwhy[256] = "", nwhy[256] = "";
 	int err;
@@ -85,4 +86,43 @@ int kt_backend_open(const char *which, const struct kt_backend_opts *o, kt_emit_
 	if (err)
 		snprintf(why, why_size, "native backend: %s", nwhy);
 	return err;
+}
+
+/* which's backend (open_inner()) or ops' alone, behind the reader thread. */
+static int open_pumped(const char *which, const struct kt_backend_ops *ops,
+		       const struct kt_backend_opts *o, kt_emit_fn emit, void *ctx,
+		       struct kt_backend **out, char *why, size_t why_size)
+{
+	struct kt_backend *in;
+	struct kt_pump *p;
+	int err;
+
+	err = kt_pump_new(&p, o->queue_size ? o->queue_size : KT_QUEUE_SIZE_DEFAULT, emit, ctx);
+	if (err) {
+		snprintf(why, why_size, "the reader's queue: %s", strerror(-err));
+		return err;
+	}
+	if (ops)
+		err = ops->open(&in, o, kt_pump_emit, p, why, why_size);
+	else
+		err = open_inner(which, o, kt_pump_emit, p, &in, why, why_size);
+	if (err) {
+		kt_pump_free(p);
+		return err;
+	}
+	*out = kt_pump_wrap(p, in);
+	return 0;
+}
+
+int kt_backend_open(const char *which, const struct kt_backend_opts *o, kt_emit_fn emit, void *ctx,
+		    struct kt_backend **out, char *why, size_t why_size)
+{
+	return open_pumped(which, NULL, o, emit, ctx, out, why, why_size);
+}
+
+int kt_backend_open_one(const struct kt_backend_ops *ops, const struct kt_backend_opts *o,
+			kt_emit_fn emit, void *ctx, struct kt_backend **out, char *why,
+			size_t why_size)
+{
+	return open_pumped(NULL, ops, o, emit, ctx, out, why, why_size);
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/wait.h>
+#include "backend/open.h"
 #include "run/cli.h"
 #include "run/cmd_opts.h"
 #include "util/clock.h"
@@ -45,6 +46,8 @@ static const char compare_help[] =
 	"                       the report: text (default) or one JSON document\n"
 	"      --ringbuf-size SIZE\n"
 	"                       BPF ring buffer size, as for 'ksymtap stream'\n"
+	"      --queue-size SIZE\n"
+	"                       each side's reader queue, as for 'ksymtap stream'\n"
 	"      --native-pages N data pages per CPU of the native rings, as for stream\n"
 	"      --wakeup-ms MS   the BPF side's reader wakeups, as for stream\n"
 	"      --disable-hook NAME\n"
@@ -237,12 +240,14 @@ static int compare_open(struct run *r, const struct kt_common *c)
 
 	/* bpf first: its own attach makes trampolines the native side must not
 	 * see, since the bpf side cannot see those it makes before ksym_add. */
-	err = kt_bpf_backend.open(&r->bpf, &c->bo, collect, &r->sides[1], why, sizeof(why));
+	err = kt_backend_open_one(&kt_bpf_backend, &c->bo, collect, &r->sides[1], &r->bpf, why,
+				  sizeof(why));
 	if (err) {
 		kt_err("bpf backend: %s", why);
 		return err;
 	}
-	err = kt_native_backend.open(&r->nat, &c->bo, collect, &r->sides[0], why, sizeof(why));
+	err = kt_backend_open_one(&kt_native_backend, &c->bo, collect, &r->sides[0], &r->nat, why,
+				  sizeof(why));
 	if (err) {
 		kt_err("native backend: %s", why);
 		return err;
@@ -252,6 +257,10 @@ static int compare_open(struct run *r, const struct kt_common *c)
 	err = kt_drain(r->bpf, NULL, NULL);
 	if (!err)
 		err = kt_drain(r->nat, NULL, NULL);
+	if (!err)
+		err = r->bpf->ops->start(r->bpf);
+	if (!err)
+		err = r->nat->ops->start(r->nat);
 	if (err) {
 		kt_err("compare: %s", strerror(-err));
 		return err;

@@ -259,6 +259,10 @@ static void fill_metrics(const struct serve_run *r, struct kt_metrics *m, struct
 		.serve = st,
 		.start_time = r->start,
 	};
+	if (b->ops->skipped)
+		m->hook_skipped = b->ops->skipped(b, &m->hook_made_up);
+	if (b->ops->queue)
+		b->ops->queue(b, &m->queue);
 }
 
 static void write_metrics(struct serve_run *r)

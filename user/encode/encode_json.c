@@ -181,6 +181,8 @@ static const char *origin_name(unsigned int o)
 		return "serve";
 	case KT_ORIGIN_RESYNC:
 		return "resync";
+	case KT_ORIGIN_QUEUE:
+		return "queue";
 	default:
 		return "unknown";
 	}

@@ -21,6 +21,8 @@ enum kt_origin {
 	/* A difference the enumeration after a loss found (user/run/resync.c):
 	 * a register or an unregister the lost records held. */
 	KT_ORIGIN_RESYNC,
+	/* The reader's own LOST record: its queue was full (user/backend/pump.h). */
+	KT_ORIGIN_QUEUE,
 };
 
 struct kt_attrib;

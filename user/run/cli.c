@@ -8,6 +8,7 @@
 #include "backend/open.h"
 #include "run/cli.h"
 #include "backend/hooks.h"
+#include "backend/pump.h"
 #include "util/log.h"
 
 const char kt_common_help[] =
@@ -20,8 +21,16 @@ const char kt_common_help[] =
 	"                       json: one object per line; raw: binary perf records\n"
 	"  -d, --duration SEC   stop after SEC seconds (default: SIGINT/SIGTERM)\n"
 	"      --ringbuf-size SIZE\n"
-	"                       BPF ring buffer size, a power of two (default 1M)\n"
-	"      --native-pages N data pages per CPU of the native rings (default 64)\n"
+	"                       BPF ring buffer size, a power of two (default: 512K\n"
+	"                       per online CPU, at least 1M; mapped into ksymtap, so\n"
+	"                       it is that much of its memory)\n"
+	"      --queue-size SIZE\n"
+	"                       most records waiting between the reader thread,\n"
+	"                       which empties the kernel's ring, and the output\n"
+	"                       (default 16M; memory only as used); records beyond\n"
+	"                       it are lost and reported\n"
+	"      --native-pages N data pages per CPU of the native rings, a power of\n"
+	"                       two (default: 512K per CPU, as perf record's)\n"
 	"      --wakeup-ms MS   bpf: 0 (default): the kernel wakes the reader when a\n"
 	"                       record comes and it had read everything, and never\n"
 	"                       while nothing happens; MS: the reader looks every MS\n"
@@ -70,16 +79,14 @@ void kt_common_init(struct kt_common *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->backend = "auto";
-	/* 1M: ~8,000 records (~2,000 program loads and unloads) of headroom;
-	 * no losses in a 20,000-program burst (BENCHMARKS.md).  The ring is
-	 * mapped twice into the reader (wrap-around), all of it resident, so its
-	 * size counts double in ksymtap's RSS. */
-	c->bo.ringbuf_size = 1 << 20;
-	c->bo.native_pages = 64;
+	c->bo.ringbuf_size = kt_backend_default_ringbuf();
+	c->bo.queue_size = KT_QUEUE_SIZE_DEFAULT;
+	c->bo.native_pages = kt_backend_default_native_pages();
 	c->bo.wakeup_ms = 0;
 	c->bo.walker = true;
 	c->bo.debug_empty = getenv("KSYMTAP_DEBUG_EMPTY") != NULL;
 	c->bo.debug_ktime = getenv("KSYMTAP_DEBUG_KTIME") != NULL;
+	c->bo.debug_no_backup = getenv("KSYMTAP_DEBUG_NO_BACKUP") != NULL;
 	c->fmt = KT_FMT_TEXT;
 }
 
@@ -130,6 +137,13 @@ static int backend_opt(struct kt_backend_opts *bo, int opt, const char *arg)
 			return -1;
 		}
 		bo->ringbuf_size = v;
+		return 1;
+	case OPT_QUEUE_SIZE:
+		if (kt_parse_size(arg, &v) || v < 65536 || v > (1ULL << 32)) {
+			kt_err("--queue-size: '%s' is not a size between 64K and 4G", arg);
+			return -1;
+		}
+		bo->queue_size = v;
 		return 1;
 	case OPT_WAKEUP_MS:
 		errno = 0;

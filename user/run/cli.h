@@ -42,6 +42,7 @@ enum {
 	OPT_METRICS_INTERVAL,
 	OPT_GRACE,
 	OPT_CGROUP_ROOT,
+	OPT_QUEUE_SIZE,
 	OPT_CMD_FIRST_FREE,
 };
 
@@ -51,6 +52,7 @@ enum {
 	{ "format", required_argument, NULL, 'f' },                                 \
 	{ "duration", required_argument, NULL, 'd' },                               \
 	{ "ringbuf-size", required_argument, NULL, OPT_RINGBUF_SIZE },              \
+	{ "queue-size", required_argument, NULL, OPT_QUEUE_SIZE },                  \
 	{ "native-pages", required_argument, NULL, OPT_NATIVE_PAGES },              \
 	{ "wakeup-ms", required_argument, NULL, OPT_WAKEUP_MS },                    \
 	{ "disable-hook", required_argument, NULL, OPT_DISABLE_HOOK },              \

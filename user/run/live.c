@@ -102,6 +102,21 @@ int kt_live_start_ready(struct kt_common *c, struct kt_pipeline *p, struct kt_ba
 		kt_report(p, err, "snapshot");
 		return err;
 	}
+	/* After the snapshot, which forks (pump.h).  Then what the kernel made
+	 * meanwhile (the snapshot's walker unloaded, among others) goes out
+	 * before the ready line: a client that connects after it sees it in
+	 * its table, not live. */
+	if (b->ops->start && (err = b->ops->start(b))) {
+		kt_err("starting the reader thread: %s", strerror(-err));
+		return err;
+	}
+	err = kt_drain(b, kt_pipeline_tick, p);
+	if (!err)
+		err = kt_pipeline_flush(p);
+	if (err) {
+		kt_report(p, err, "reading records");
+		return err;
+	}
 	b->ops->describe(b, sources, sizeof(sources));
 	kt_info("ready: backend %s; sources: %s%s", b->ops->name, sources, ready_extra);
 	return 0;

@@ -100,6 +100,9 @@ int kt_drain(struct kt_backend *b, int (*tick)(void *ctx), void *ctx)
 {
 	int n, err;
 
+	/* The reader thread first moves what the kernel has into its queue. */
+	if (b->ops->sync && (err = b->ops->sync(b)))
+		return err;
 	do {
 		n = b->ops->poll(b, 0);
 		if (n < 0)

@@ -31,6 +31,11 @@ enum {
 	V_HIST_EVICTED,
 	V_QUERIES,
 	V_QUERY_ERRORS,
+	V_HOOK_SKIPPED,
+	V_HOOK_MADE_UP,
+	V_QUEUE_BYTES,
+	V_QUEUE_PEAK,
+	V_QUEUE_BOUND,
 	V_MAX,
 };
 
@@ -61,6 +66,7 @@ static void lost(FILE *f, const char *name, const struct view *w)
 	fprintf(f, "%s{where=\"ringbuf\"} %llu\n", name, w->m->ringbuf_lost);
 	fprintf(f, "%s{where=\"hook\"} %llu\n", name, w->m->hook_missed);
 	fprintf(f, "%s{where=\"native\"} %llu\n", name, w->m->native_lost);
+	fprintf(f, "%s{where=\"queue\"} %llu\n", name, w->m->queue.lost);
 	if (w->m->serve)
 		fprintf(f, "%s{where=\"client\"} %llu\n", name, w->m->serve->lost_records);
 }
@@ -164,8 +170,22 @@ static const struct family {
 	    "Symbols and programs passed on but not kept in the table (out of memory).",
 	    V_UNTRACKED, ALWAYS),
 	MANY("ksymtap_lost_records_total", "counter",
-	     "Records lost: by the BPF ring buffer, the kernel's native rings, hook runs the kernel skipped (a hook preempted on the same CPU), or a client's queue.",
+	     "Records lost: by the BPF ring buffer, the kernel's native rings, hook runs the kernel skipped that no backup twin made up, the reader's queue, or a client's queue.",
 	     lost, ALWAYS),
+	ONE("ksymtap_hook_runs_skipped_total", "counter",
+	    "Runs of the main hook programs the kernel skipped (a hook preempted on the same CPU).",
+	    V_HOOK_SKIPPED, WITH_HOOKS),
+	ONE("ksymtap_hook_runs_made_up_total", "counter",
+	    "Of those, runs their backup twins made up (the rest are lost, where=\"hook\").",
+	    V_HOOK_MADE_UP, WITH_HOOKS),
+	ONE("ksymtap_queue_bytes", "gauge",
+	    "Records waiting between the reader thread and the output, in bytes.", V_QUEUE_BYTES,
+	    ALWAYS),
+	ONE("ksymtap_queue_peak_bytes", "gauge", "The most that ever waited there.", V_QUEUE_PEAK,
+	    ALWAYS),
+	ONE("ksymtap_queue_bound_bytes", "gauge",
+	    "The most that may wait there (--queue-size); beyond it records are lost, where=\"queue\".",
+	    V_QUEUE_BOUND, ALWAYS),
 	ONE("ksymtap_resyncs_total", "counter",
 	    "Enumerations after a reported loss (README, Lost records).", V_RESYNCS, ALWAYS),
 	ONE("ksymtap_resync_pending", "gauge",
@@ -238,6 +258,11 @@ static void gather(struct view *w, const struct kt_metrics *m)
 	w->v[V_UNTRACKED] = kt_symtab_untracked(p->tab);
 	w->v[V_RESYNCS] = p->resync.runs;
 	w->v[V_RESYNC_PENDING] = p->resync.wanted;
+	w->v[V_HOOK_SKIPPED] = m->hook_skipped;
+	w->v[V_HOOK_MADE_UP] = m->hook_made_up;
+	w->v[V_QUEUE_BYTES] = m->queue.bytes;
+	w->v[V_QUEUE_PEAK] = m->queue.peak;
+	w->v[V_QUEUE_BOUND] = m->queue.bound;
 	w->v[V_HOOKS_LIVE] = __builtin_popcountl(m->hooks);
 	w->v[V_SYMS] = kt_symtab_nsyms(p->tab);
 	w->v[V_PROGS] = kt_symtab_nprogs(p->tab);

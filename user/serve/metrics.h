@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include "backend/backend.h"
 #include "sink/pipeline.h"
 #include "serve/serve.h"
 
@@ -18,7 +19,9 @@ struct kt_metrics {
 	const struct kt_pipeline *p;
 	/* The backend's own drops: BPF ring buffer, native perf rings. */
 	unsigned long long ringbuf_lost, native_lost;
-	unsigned long long hook_missed; /* hook runs the kernel skipped */
+	unsigned long long hook_missed; /* hook runs skipped and not made up: lost */
+	unsigned long long hook_skipped, hook_made_up; /* all skipped; made up by twins */
+	struct kt_queue_stats queue; /* the reader's (user/backend/pump.h) */
 	bool has_hooks;
 	unsigned long hooks; /* bit per enum kt_hook */
 	const struct kt_serve_stats *serve; /* NULL: not serving */

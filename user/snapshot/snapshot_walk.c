@@ -131,9 +131,10 @@ static int walk_here(const struct kt_dynsyms *ks, struct kt_snap_image **out, si
 			bpf_program__set_autoload(
 				prog, prog == (wk.legacy ? skel->progs.walk_images_legacy :
 							   skel->progs.walk_images));
-		/* The skeleton maps its .rodata whatever loads. */
+		/* The skeleton maps its .rodata and .bss whatever loads. */
 		bpf_object__for_each_map(map, skel->obj)
-			if (map != skel->maps.walker && map != skel->maps.rodata)
+			if (map != skel->maps.walker && map != skel->maps.rodata &&
+			    map != skel->maps.bss)
 				bpf_map__set_autocreate(map, false);
 		err = ksymtap_bpf__load(skel);
 		if (!err || wk.legacy)

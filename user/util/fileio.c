@@ -87,3 +87,32 @@ int kt_replace_file(const char *path, const void *data, size_t len, mode_t mode)
 	free(tmp);
 	return err;
 }
+
+ssize_t kt_read_small(const char *path, char *buf, size_t size)
+{
+	ssize_t n, got = 0;
+	int fd, err;
+
+	if (!size)
+		return -EINVAL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while ((size_t)got < size - 1) {
+		n = read(fd, buf + got, size - 1 - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			err = n < 0 ? -errno : 0;
+			if (err) {
+				close(fd);
+				return err;
+			}
+			break;
+		}
+		got += n;
+	}
+	buf[got] = 0;
+	close(fd);
+	return got;
+}

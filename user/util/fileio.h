@@ -10,6 +10,9 @@
 int kt_write_all(int fd, const void *data, size_t len);
 /* read(2) exactly len bytes: 0, -errno, or -EPROTO at end of file first. */
 int kt_read_all(int fd, void *data, size_t len);
+/* A small file (procfs, sysfs, debugfs) into buf, NUL-terminated: the bytes
+ * read, or -errno. */
+ssize_t kt_read_small(const char *path, char *buf, size_t size);
 /* The same at offset off (pread(2)). */
 int kt_pread_all(int fd, void *data, size_t len, off_t off);
 /* Write data to a temporary file beside path (same file system), give it

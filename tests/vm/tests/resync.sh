@@ -1,6 +1,6 @@
 # Issue 15: lost records no longer leave ksymtap's picture wrong.  A program
-# seen loaded is unloaded while the ring buffer is full (its unregisters are
-# lost), among a burst of others.  Once the loss is reported ksymtap
+# seen loaded is unloaded while the output is blocked and the reader's queue
+# (and the ring) full (its unregisters are lost), among a burst of others.  Once the loss is reported ksymtap
 # enumerates again (user/run/resync.c): the --kallsyms file and the stream
 # replayed (registers minus unregisters) equal /proc/kallsyms and bpftool prog
 # show again, and the held program's end comes as records of origin "resync".
@@ -12,12 +12,12 @@ if no_fentry; then
 	backend="-b native --native-pages 1"
 	pin="taskset -c 0"
 else
-	backend="--ringbuf-size 4096"
+	backend="--ringbuf-size 4096 --queue-size 64K"
 	pin=
 fi
 
 mkfifo pipe
-# The reader waits: ksymtap blocks on the full pipe, the small ring fills.
+# The reader waits: ksymtap blocks on the full pipe, the small queue fills.
 (while [ ! -e go ]; do sleep 0.1; done; cat) <pipe >out.json &
 READER=$!
 ksymtap -f json $backend --kallsyms kf >pipe 2>out.json.err &
@@ -28,7 +28,7 @@ HELD=$!
 wait_for held.txt '^loaded kt_sock_main' 30 || fail "workload did not load: $(cat held.txt)"
 held_id=$(awk '/^loaded kt_sock_main/ {print $4}' held.txt)
 wait_for kf 'kt_sock_main' 20 || fail "the held program never reached the kallsyms file"
-# Fills the pipe, then the ring: from here on records are dropped, the held
+# Fills the pipe, then the queue: from here on records are dropped, the held
 # program's unload among them.
 $pin ktprog -r 300 >/dev/null || fail "workload"
 touch go1
