@@ -148,10 +148,16 @@ $(OUTPUT)/version.h: FORCE | $(OUTPUT)
 $(OUTPUT)/user/cmd/main.o $(OUTPUT)/user/serve/metrics.o: $(OUTPUT)/version.h
 .PHONY: FORCE
 
-$(OUTPUT)/user/%.o: user/%.c $(wildcard include/*.h) $(USER_HDRS) $(SKELS) | $(OUTPUT)
+# -MMD: each object depends on the headers it includes (build/**/*.d), so a
+# header edit rebuilds only what includes it.  The skeleton is generated, so
+# every object waits for it once.
+$(OUTPUT)/user/%.o: user/%.c $(SKELS) | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+-include $(USER_OBJS:.o=.d)
+# An object built before -MMD (no .d yet) depends on every header, once.
+$(foreach o,$(USER_OBJS),$(if $(wildcard $(o:.o=.d)),,$(eval $(o): $(USER_HDRS) $(wildcard include/*.h))))
 
 # glibc warns at a static link of every function that would need its NSS
 # modules at run time: libevent's evutil.o refers to getaddrinfo(),
@@ -268,7 +274,8 @@ arm64-build:
 test-noisy: all unit-build vm-build host-build san-build man deb image
 	$(Q)tests/noisy.sh --unit --san build/asan
 
-unittest: all unit-build vm-build host-build san-build
+# The host tests check the package and the image too (host/package).
+unittest: all unit-build vm-build host-build san-build man deb image
 	$(Q)tests/run.sh --unit --san build/asan
 
 # make vmtest KERNEL=/path/to/vmlinuz: the VM suite on any other kernel image

@@ -68,13 +68,13 @@ run_units() { # dir prefix
 # Host integration tests: scripts run against the real kernel of this machine
 # (native perf records work here; tracing programs do not), with the ksymtap
 # binary KT_BIN.  Exit 0 pass, 77 skip (after "SKIP: reason"), else fail.
-run_hosts() { # ksymtap-binary prefix
+run_hosts() { # ksymtap-binary prefix folder
 	local t name out rc tmp
 	tmp=$(mktemp)
-	for t in "$top"/tests/host/*.sh; do
+	for t in "$top"/tests/"${3:-host}"/*.sh; do
 		[ -f "$t" ] || continue
-		[ "$(basename "$t")" = lib.sh ] && continue
-		name=$2host/$(basename "$t" .sh)
+		case $(basename "$t") in lib.sh | check-*.sh) continue ;; esac
+		name=$2${3:-host}/$(basename "$t" .sh)
 		if [ -n "$only" ] && ! grep -Eq "$only" <<<"$name"; then
 			continue
 		fi
@@ -102,6 +102,10 @@ if [ -n "$unit" ]; then
 	run_units "$top/build" ""
 	echo "== host tests"
 	run_hosts "$top/build/ksymtap" ""
+	# The checks of the tree itself (layers, function length, docs, help
+	# and man pages), once: they read the sources and the plain build.
+	echo "== lint"
+	run_hosts "$top/build/ksymtap" "" lint
 fi
 if [ -n "$san" ]; then
 	# Any report of AddressSanitizer, UndefinedBehaviorSanitizer or

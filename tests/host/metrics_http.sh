@@ -12,15 +12,6 @@ serve_test_setup
 command -v curl >/dev/null || skip "curl missing (make deps)"
 command -v promtool >/dev/null || skip "promtool missing (make deps: prometheus)"
 
-wait_for() { # file pattern sec
-	local i
-	for ((i = 0; i < $3 * 10; i++)); do
-		grep -aEq "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
 # A bad address: one line, exit 2 (usage) or 1, before any BPF work.
 "$KT" serve -b native -s "$S" --metrics-listen 'localhost:x' 2>"$T/bad.err"
 rc=$?

@@ -27,11 +27,11 @@ run() { # expected-exit name args...
 }
 
 run 0 unit --unit --only 'layers|test_symtab/'
-grep -q '^  PASS host/layers$' "$T/unit.out" || fail "--unit --only layers ran no host/layers"
+grep -q '^  PASS lint/layers$' "$T/unit.out" || fail "--unit --only layers ran no lint/layers"
 grep -q 'host/runner' "$T/unit.out" && fail "--only did not leave the other host tests out"
 [ -d "$top/build/asan" ] && {
-	run 0 san --san build/asan --only 'functions'
-	grep -q '^  PASS asan/host/functions$' "$T/san.out" || fail "--san ran no asan/host/functions"
+	run 0 san --san build/asan --only 'host/inject'
+	grep -q '^  PASS asan/host/inject$' "$T/san.out" || fail "--san ran no asan/host/inject"
 	grep -q '^  PASS fuzz/' "$T/san.out" || fail "--san replayed no fuzz corpus"
 }
 run 1 vm --vm no-such-line
@@ -60,7 +60,7 @@ fi
 EOF
 chmod +x "$T/fakevm"
 export FAKEVM_LOG=$T/fakevm.log
-KT_VMTEST=$T/fakevm KT_VM_JOBS=2 run 0 slots --unit --only 'host/layers' \
+KT_VMTEST=$T/fakevm KT_VM_JOBS=2 run 0 slots --unit --only 'lint/layers' \
 	--vm-kernel /k1 --vm-kernel /k2 --vm-kernel /k3 --vm-kernel /k4 --vm-kernel /k5
 unset FAKEVM_LOG
 [ "$(grep -c '^+' "$T/fakevm.log")" = 5 ] || fail "slots: $(grep -c '^+' "$T/fakevm.log") of 5 guests ran"

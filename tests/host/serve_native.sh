@@ -9,15 +9,6 @@
 . "${KT_TOP:-.}/tests/host/lib.sh"
 serve_test_setup
 
-wait_for() { # file pattern sec
-	local i
-	for ((i = 0; i < $3 * 10; i++)); do
-		grep -aEq "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
 start_serve() { # err-file extra-args...
 	local err=$1
 	shift

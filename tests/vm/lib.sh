@@ -5,8 +5,9 @@
 # by the real perf, /proc/kallsyms, bpftool (bpf_prog_info).
 BIN=/ksymtap/bin
 KT_PID= PERF_PID=
+# fail, skip, note, wait_for, wait_until (tests/lib.sh).
+. /ksymtap/common.sh
 
-fail() { echo "FAIL: $*"; exit 1; }
 # arm64 has no per-ops ftrace trampolines (docs/kernel-facts.md): the ftrace
 # source is absent there, and the tests leave out what needs one.
 ftrace_tramps() { [ "$(uname -m)" != aarch64 ]; }
@@ -31,19 +32,6 @@ need_bpf_backend() {
 }
 # The fentry/fexit test object where BPF trampolines exist, else nothing.
 fentry_obj() { no_fentry || echo "$BIN/fentry.bpf.o"; }
-skip() { echo "SKIP: $*"; exit 77; }
-note() { echo "# $*"; }
-
-# Wait until FILE contains PATTERN (grep -E), up to SEC seconds.
-wait_for() { # file pattern sec
-	local i=0
-	while [ $i -lt $(($3 * 10)) ]; do
-		grep -Eq "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
 
 # Start ksymtap in the background: stdout to $1, stderr to $1.err.
 kt_start() { # out args...

@@ -20,21 +20,16 @@ exec >"$log" 2>&1
 set -x
 echo "INFO kernel $(uname -r), $(podman --version)" >&3
 
-fail() {
+# fail, wait_until (tests/lib.sh); a failure also says the pod's state and
+# this log on the results port.
+. /ksymtap/common.sh
+on_fail() {
 	set +x
-	echo "FAIL: $*"
 	podman ps -a
 	podman logs ksymtap-pod-ksymtap 2>&1 | tail -n 20
 	echo "FAIL pod_daemonset (exit 1)" >&3
 	tail -n 80 "$log" | sed 's/^/  | /' >&3
 	echo DONE >&3
-	exit 1
-}
-wait_for() { # seconds cmd...
-	local i n=$(($1 * 10))
-	shift
-	for ((i = 0; i < n; i++)); do "$@" && return 0; sleep 0.1; done
-	return 1
 }
 start=$(date +%s)
 
@@ -56,7 +51,7 @@ tar -C $K/loader -c . | podman import - localhost/kt-loader:test >/dev/null || f
 # root), which every node has; nothing else is added to the manifest.
 podman kube play --network host $K/ksymtap-daemonset.yaml || fail "podman kube play"
 ready() { podman logs ksymtap-pod-ksymtap 2>&1 | grep -q '^ksymtap: ready'; }
-wait_for 120 ready || fail "no ready line"
+wait_until 120 ready || fail "no ready line"
 podman logs ksymtap-pod-ksymtap 2>&1 | grep '^ksymtap: ready: backend bpf;' ||
 	fail "not the BPF backend: $(podman logs ksymtap-pod-ksymtap 2>&1 | grep ready)"
 podman logs ksymtap-pod-ksymtap 2>&1 | grep -i 'ksymtap: error' && fail "an error in the pod's log"
@@ -73,7 +68,7 @@ podman run -d --name kt-tail --network none --user 20001:10001 --cap-drop ALL --
 	--security-opt no-new-privileges -v /run/ksymtap:/run/ksymtap localhost/ksymtap:latest \
 	tail -s $S -f json >/dev/null || fail "the tail container did not start"
 got_table() { podman logs kt-tail 2>/dev/null | grep -q snapshot_end; }
-wait_for 60 got_table || fail "the tail container got no table: $(podman logs kt-tail 2>&1 | tail -n 5)"
+wait_until 60 got_table || fail "the tail container got no table: $(podman logs kt-tail 2>&1 | tail -n 5)"
 
 # A program loaded in a container of its own.
 mkdir -p /tmp/kt-go
@@ -81,14 +76,14 @@ podman run -d --name kt-loader --network none --cap-drop ALL --cap-add BPF --cap
 	-v /tmp/kt-go:/go localhost/kt-loader:test /ktload -w /go/now /subprogs.bpf.o >/dev/null ||
 	fail "the loader container did not start"
 loaded() { podman logs kt-loader 2>/dev/null | grep -q '^loaded kt_sock_main'; }
-wait_for 60 loaded || fail "the loader loaded nothing: $(podman logs kt-loader 2>&1 | tail -n 5)"
+wait_until 60 loaded || fail "the loader loaded nothing: $(podman logs kt-loader 2>&1 | tail -n 5)"
 id=$(podman logs kt-loader 2>/dev/null | awk '/^loaded kt_sock_main/ {print $4}')
 cid=$(podman inspect kt-loader --format '{{.Id}}')
 seen() {
 	podman logs kt-tail 2>/dev/null |
 		jq -e "select(.type_name == \"prog_load\" and .id == $id)" >/tmp/load.json 2>/dev/null
 }
-wait_for 30 seen || fail "the tail container never saw PROG_LOAD $id"
+wait_until 30 seen || fail "the tail container never saw PROG_LOAD $id"
 cat /tmp/load.json
 [ "$(jq -r .container_id /tmp/load.json)" = "$cid" ] ||
 	fail "PROG_LOAD $id attributed to container $(jq -r .container_id /tmp/load.json), the loader is $cid"

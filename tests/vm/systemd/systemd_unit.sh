@@ -22,25 +22,21 @@ log=/tmp/systemd_unit.log
 exec >"$log" 2>&1
 set -x
 
-fail() {
+# fail, wait_until (tests/lib.sh); a failure also says the unit's journal
+# and this log on the results port.
+. /ksymtap/common.sh
+on_fail() {
 	set +x
-	echo "FAIL: $*"
 	journalctl -u ksymtap --no-pager | tail -n 30
 	echo "FAIL systemd_unit (exit 1)" >&3
 	tail -n 80 "$log" | sed 's/^/  | /' >&3
 	echo DONE >&3
-	exit 1
-}
-wait_for() { # cmd... (up to 30 s)
-	local i
-	for i in $(seq 300); do "$@" && return 0; sleep 0.1; done
-	return 1
 }
 
 start=$(date +%s)
 # A program loaded before the package is installed: it must be in the table.
 $BIN/ktload -w /tmp/go0 $BIN/subprogs.bpf.o >/tmp/pre.txt &
-wait_for grep -q '^loaded' /tmp/pre.txt || fail "workload did not load"
+wait_until 30 grep -q '^loaded' /tmp/pre.txt || fail "workload did not load"
 pre_id=$(awk '/^loaded kt_sock_main/ {print $4}' /tmp/pre.txt)
 
 # 1. Install: the group, the unit enabled and started (Debian's policy for
@@ -48,7 +44,7 @@ pre_id=$(awk '/^loaded kt_sock_main/ {print $4}' /tmp/pre.txt)
 dpkg -i /ksymtap/ksymtap.deb || fail "dpkg -i"
 getent group ksymtap-readers || fail "the package made no group ksymtap-readers"
 [ "$(systemctl is-enabled ksymtap)" = enabled ] || fail "not enabled on install"
-wait_for test -S $S || fail "no socket after install: $(systemctl status ksymtap --no-pager)"
+wait_until 30 test -S $S || fail "no socket after install: $(systemctl status ksymtap --no-pager)"
 [ "$(systemctl is-active ksymtap)" = active ] || fail "not active after install"
 for f in /usr/bin/ksymtap /usr/share/man/man8/ksymtap.8.gz /usr/share/man/man8/ksymtap-serve.8.gz \
 	/usr/share/doc/ksymtap/README.md.gz /usr/share/doc/ksymtap/copyright; do
@@ -77,18 +73,18 @@ Environment="KSYMTAP_SOCKET_OPTS=--socket-mode=0660 --socket-group=ksymtap-reade
 SupplementaryGroups=ksymtap-readers
 EOF
 systemctl daemon-reload && systemctl restart ksymtap || fail "restart with the group-read drop-in"
-wait_for test -S $S || fail "no socket after restart"
+wait_until 30 test -S $S || fail "no socket after restart"
 [ "$(stat -c '%a %G' $S)" = "660 ksymtap-readers" ] || fail "socket $(stat -c '%a %G' $S)"
 runuser -u tester -- ksymtap tail -s $S -f json >/tmp/tester.json 2>/tmp/tester.err &
 T=$!
-wait_for grep -q snapshot_end /tmp/tester.json || fail "tester got no table: $(cat /tmp/tester.err)"
+wait_until 30 grep -q snapshot_end /tmp/tester.json || fail "tester got no table: $(cat /tmp/tester.err)"
 jq "select(.type_name == \"prog_load\" and .id == $pre_id)" /tmp/tester.json 2>/dev/null | grep -q . ||
 	fail "tester: program $pre_id not in the table"
 $BIN/ktload -w /tmp/go1 $BIN/subprogs.bpf.o >/tmp/load.txt &
-wait_for grep -q '^loaded' /tmp/load.txt || fail "workload did not load"
+wait_until 30 grep -q '^loaded' /tmp/load.txt || fail "workload did not load"
 id=$(awk '/^loaded kt_sock_main/ {print $4}' /tmp/load.txt)
 has_load() { jq "select(.type_name == \"prog_load\" and .id == $1)" "$2" 2>/dev/null | grep -q .; }
-wait_for has_load "$id" /tmp/tester.json ||
+wait_until 30 has_load "$id" /tmp/tester.json ||
 	fail "tester: live program $id not seen"
 n=$(jq -c 'select(.kind == "ksymbol" and (.name | test("^bpf_prog_[0-9a-f]+_kt_(sock_main|sub_one|sub_two)$")))' \
 	/tmp/tester.json 2>/dev/null | wc -l)
@@ -97,12 +93,12 @@ runuser -u nobody -- ksymtap tail -s $S --snapshot -f json >/dev/null 2>&1 &&
 	fail "a user outside the group could read"
 
 # 4. The metrics file, through node exporter's textfile collector.
-wait_for test -s /run/ksymtap/ksymtap.prom || fail "no metrics file"
+wait_until 30 test -s /run/ksymtap/ksymtap.prom || fail "no metrics file"
 prometheus-node-exporter --web.listen-address=127.0.0.1:9100 --collector.disable-defaults \
 	--collector.textfile --collector.textfile.directory=/run/ksymtap >/tmp/ne.log 2>&1 &
 NE=$!
 scrape() { curl -sf --max-time 5 http://127.0.0.1:9100/metrics >/tmp/ne.txt; }
-wait_for scrape || fail "node exporter does not answer: $(cat /tmp/ne.log)"
+wait_until 30 scrape || fail "node exporter does not answer: $(cat /tmp/ne.log)"
 grep -q '^node_textfile_scrape_error 0$' /tmp/ne.txt || fail "node exporter: $(grep textfile /tmp/ne.txt)"
 grep -q '^ksymtap_records_total{kind="bpf_event",source="bpf_prog"} [1-9]' /tmp/ne.txt ||
 	fail "node exporter does not pass ksymtap's records_total on"
@@ -137,11 +133,11 @@ cp -a /ksymtap/source-install/. / || fail "copying make install's tree"
 systemd-sysusers && systemctl daemon-reload && systemctl enable --now ksymtap ||
 	fail "make install: systemd-sysusers && systemctl daemon-reload && systemctl enable --now ksymtap"
 getent group ksymtap-readers || fail "make install: systemd-sysusers made no group ksymtap-readers"
-wait_for test -S $S || fail "make install: no socket: $(systemctl status ksymtap --no-pager)"
+wait_until 30 test -S $S || fail "make install: no socket: $(systemctl status ksymtap --no-pager)"
 systemctl show -p ExecStart --value ksymtap | grep -q 'path=/usr/local/bin/ksymtap ' ||
 	fail "make install: the unit does not run /usr/local/bin/ksymtap"
 $BIN/ktload -w /tmp/go2 $BIN/subprogs.bpf.o >/tmp/src.txt &
-wait_for grep -q '^loaded' /tmp/src.txt || fail "workload did not load"
+wait_until 30 grep -q '^loaded' /tmp/src.txt || fail "workload did not load"
 id=$(awk '/^loaded kt_sock_main/ {print $4}' /tmp/src.txt)
 /usr/local/bin/ksymtap tail -s $S --snapshot -f json >/tmp/src.json || fail "make install: client"
 has_load "$id" /tmp/src.json || fail "make install: program $id not in the table"

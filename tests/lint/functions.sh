@@ -1,11 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # No function in user/ or bpf/ over 80 lines; over 60 only with its reason
-# above it (tests/check-functions.sh); and the check sees each kind of
+# above it (tests/lint/check-functions.sh); and the check sees each kind of
 # breach planted in a copy.
 . "${KT_TOP:-.}/tests/host/lib.sh"
 top=${KT_TOP:-.}
-out=$("$top/tests/check-functions.sh" --src "$top") || fail "$out"
+out=$("$top/tests/lint/check-functions.sh" --src "$top") || fail "$out"
 echo "# $out"
 
 tmpdir
@@ -21,7 +21,7 @@ body() { # lines
 	echo "static int with_reason(int x)"; echo "{"; body 62; echo "	return x;"; echo "}"
 } >"$T/user/util/planted.c"
 : >"$T/bpf/none.c"
-out=$("$top/tests/check-functions.sh" --src "$T")
+out=$("$top/tests/lint/check-functions.sh" --src "$T")
 rc=$?
 [ $rc = 1 ] || fail "exit $rc on planted breaches, want 1: $out"
 grep -q '^user/util/planted.c:1: long_one: 89 lines: over 80' <<<"$out" || fail "missed long_one: $out"

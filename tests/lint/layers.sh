@@ -1,10 +1,10 @@
 # The layer rule of user/ (user/LAYERS) holds on this tree, includes and
-# calls both (tests/check-layers.sh); and the check sees a breach of each
+# calls both (tests/lint/check-layers.sh); and the check sees a breach of each
 # kind planted in a copy: an include of a layer above, a call into one, a
 # file outside every folder, a README that no longer says its rule.
-. "$(dirname "$0")/lib.sh"
+. "${KT_TOP:-.}/tests/host/lib.sh"
 top=${KT_TOP:-.}
-check=$top/tests/check-layers.sh
+check=$top/tests/lint/check-layers.sh
 objs=$(dirname "$KT")/user
 command -v nm >/dev/null || skip "nm missing (binutils)"
 out=$("$check" --src "$top" --objs "$objs") || fail "the tree breaks the layer rule:

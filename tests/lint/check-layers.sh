@@ -4,7 +4,7 @@
 # The layer rule of user/ (user/LAYERS): a file includes headers from, and
 # calls into, only its own folder and the folders listed below it.
 #
-#   tests/check-layers.sh [--src DIR] [--objs DIR]
+#   tests/lint/check-layers.sh [--src DIR] [--objs DIR]
 #   --src DIR   the tree whose user/ is checked (default: this checkout)
 #   --objs DIR  its objects, OUTPUT/user (default: build/user); the calls are
 #               read from their symbols (nm), so a call through a prototype
@@ -14,7 +14,7 @@
 # summary line when the tree keeps the rule; exit 2 when it cannot check.
 set -uo pipefail
 
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 src=$top objs=
 while [ $# -gt 0 ]; do
 	case $1 in

@@ -7,12 +7,12 @@
 # function runs from a line that opens it at column 0 ("{" after its
 # signature) to its closing "}" at column 0, both counted.
 #
-#   tests/check-functions.sh [--src DIR]
+#   tests/lint/check-functions.sh [--src DIR]
 #
 # One line per function that breaks the rule, "file:line: NAME: N lines:
 # rule", and exit 1; exit 0 with one summary line otherwise.
 set -uo pipefail
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 src=$top
 [ "${1:-}" = --src ] && src=$2
 cd "$src" || exit 2
