@@ -6,10 +6,11 @@
 # show again, and the held program's end comes as records of origin "resync".
 # Where the BPF backend cannot attach (arm64 before 6.4) the same with the
 # native backend: its rings are per CPU, so the workload and the held program
-# run on CPU 0 and its ring is one page.
+# run on CPU 0 and its ring is one page.  Either way the reader thread moves
+# records into its queue (user/backend/pump.c), so the queue is small too.
 . /ksymtap/lib.sh
 if no_fentry; then
-	backend="-b native --native-pages 1"
+	backend="-b native --native-pages 1 --queue-size 64K"
 	pin="taskset -c 0"
 else
 	backend="--ringbuf-size 4096 --queue-size 64K"
