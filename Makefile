@@ -123,11 +123,30 @@ all: $(OUTPUT)/ksymtap
 $(OUTPUT) $(OUTPUT)/tests/unit $(OUTPUT)/tests/vm $(OUTPUT)/tests/host $(OUTPUT)/tests/bench:
 	$(Q)mkdir -p $@
 
-# BPF side: CO-RE object, stripped of DWARF (BTF stays), then the skeleton.
-$(OUTPUT)/%.bpf.o: bpf/%.bpf.c vmlinux.h $(wildcard include/*.h) $(wildcard bpf/*.h) | $(OUTPUT)
+# A BPF object: CO-RE, stripped of DWARF (BTF stays).  ksymtap's and the
+# VM tests' programs alike.
+define bpf-compile
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@.tmp
 	$(Q)$(LLVM_STRIP) -g $@.tmp -o $@ && rm -f $@.tmp
+endef
+
+# A static link of $(1) (objects, archives) with libbpf, libelf, zlib and
+# libevent, for the binary and every test program.  glibc warns at a static
+# link of every function that would need its NSS modules at run time:
+# libevent's evutil.o refers to getaddrinfo(), getservbyname() and
+# getprotobynumber(), which ksymtap never calls (serve --metrics-listen
+# takes numeric addresses only).  Those three warnings are left out of the
+# output; any other stays.
+define static-link
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(1) $(LDLIBS_STATIC) -o $@ 2>$@.ld; rc=$$?; \
+		grep -vE "evutil.o\): in function|warning: Using '(getaddrinfo|getservbyname|getprotobynumber)' in statically linked" $@.ld >&2; \
+		rm -f $@.ld; exit $$rc
+endef
+
+# BPF side: the objects, then the skeleton.
+$(OUTPUT)/%.bpf.o: bpf/%.bpf.c vmlinux.h $(wildcard include/*.h) $(wildcard bpf/*.h) | $(OUTPUT)
+	$(bpf-compile)
 
 # BPF static linking (libbpf's linker), then the skeleton of the whole.
 $(OUTPUT)/ksymtap.linked.o: $(BPF_OBJS)
@@ -159,16 +178,9 @@ $(OUTPUT)/user/%.o: user/%.c $(SKELS) | $(OUTPUT)
 # An object built before -MMD (no .d yet) depends on every header, once.
 $(foreach o,$(USER_OBJS),$(if $(wildcard $(o:.o=.d)),,$(eval $(o): $(USER_HDRS) $(wildcard include/*.h))))
 
-# glibc warns at a static link of every function that would need its NSS
-# modules at run time: libevent's evutil.o refers to getaddrinfo(),
-# getservbyname() and getprotobynumber(), which ksymtap never calls (serve
-# --metrics-listen takes numeric addresses only).  Those three warnings are
-# left out of the output; any other stays.
 $(OUTPUT)/ksymtap: $(USER_OBJS)
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS_STATIC) -o $@ 2>$@.ld; rc=$$?; \
-		grep -vE "evutil.o\): in function|warning: Using '(getaddrinfo|getservbyname|getprotobynumber)' in statically linked" $@.ld >&2; \
-		rm -f $@.ld; exit $$rc
+	$(call static-link,$^)
 
 $(LIB_A): $(LIB_OBJS)
 	$(call msg,AR,$@)
@@ -184,20 +196,18 @@ $(OUTPUT)/tests/unit/unit.o: tests/unit/unit.c tests/unit/unit.h | $(OUTPUT)/tes
 $(OUTPUT)/tests/unit/%: tests/unit/%.c $(UNIT_COMMON) $(LIB_A) tests/unit/unit.h | $(OUTPUT)/tests/unit
 	$(call msg,TEST-CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) -Itests/unit $< $(UNIT_COMMON) $(LIB_A) $(LDLIBS_STATIC) -o $@
+	$(call static-link,-Itests/unit $< $(UNIT_COMMON) $(LIB_A))
 
 $(OUTPUT)/tests/vm/%.bpf.o: tests/vm/progs/%.bpf.c vmlinux.h | $(OUTPUT)/tests/vm
-	$(call msg,BPF,$@)
-	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@.tmp
-	$(Q)$(LLVM_STRIP) -g $@.tmp -o $@ && rm -f $@.tmp
+	$(bpf-compile)
 
 $(OUTPUT)/tests/vm/%: tests/vm/progs/%.c $(LIB_A) | $(OUTPUT)/tests/vm
 	$(call msg,VM-CC,$@)
-	$(Q)$(CC) $(CFLAGS) $< $(LIB_A) $(LDLIBS_STATIC) -o $@
+	$(call static-link,$< $(LIB_A))
 
 $(OUTPUT)/tests/host/%: tests/host/%.c | $(OUTPUT)/tests/host
 	$(call msg,HOST-CC,$@)
-	$(Q)$(CC) $(CFLAGS) $< $(LDLIBS_STATIC) -o $@
+	$(call static-link,$<)
 
 $(OUTPUT)/tests/bench/%: tests/bench/progs/%.c | $(OUTPUT)/tests/bench
 	$(call msg,BENCH-CC,$@)
@@ -207,12 +217,12 @@ $(OUTPUT)/tests/bench/%: tests/bench/progs/%.c | $(OUTPUT)/tests/bench
 # make bench, under callgrind).
 $(OUTPUT)/tests/bench/ktbreader: tests/bench/reader/ktbreader.c $(LIB_A) | $(OUTPUT)/tests/bench
 	$(call msg,BENCH-CC,$@)
-	$(Q)$(CC) $(CFLAGS) $< $(LIB_A) $(LDLIBS_STATIC) -o $@
+	$(call static-link,$< $(LIB_A))
 
 # The query benchmark links the daemon's own objects (host only, make bench).
 $(OUTPUT)/tests/bench/ktbquery: tests/bench/query/ktbquery.c $(LIB_A) | $(OUTPUT)/tests/bench
 	$(call msg,BENCH-CC,$@)
-	$(Q)$(CC) $(CFLAGS) $< $(LIB_A) $(LDLIBS_STATIC) -o $@
+	$(call static-link,$< $(LIB_A))
 
 # libFuzzer harnesses (tests/fuzz/): built in the SAN=1 tree, against its
 # instrumented library objects.
@@ -222,7 +232,7 @@ $(OUTPUT)/tests/fuzz:
 	$(Q)mkdir -p $@
 $(OUTPUT)/tests/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h tests/fuzz/fuzz_history.h $(LIB_A) | $(OUTPUT)/tests/fuzz
 	$(call msg,FUZZ-CC,$@)
-	$(Q)$(CC) $(CFLAGS) -fsanitize=fuzzer $< $(LIB_A) $(LDLIBS_STATIC) -o $@
+	$(call static-link,-fsanitize=fuzzer $< $(LIB_A))
 
 .PHONY: unit-build vm-build host-build bench-build fuzz-build
 fuzz-build: $(FUZZ_BINS)

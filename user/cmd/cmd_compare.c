@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +19,7 @@
 #include "record/compare.h"
 #include "encode/encode.h"
 #include "util/log.h"
+#include "util/loop.h"
 #include "util/spawn.h"
 #include "record/symtab.h"
 
@@ -230,6 +230,11 @@ struct run {
 	pid_t child;
 	__s64 off; /* perf clock - CLOCK_MONOTONIC */
 	__u64 t0, t1; /* the window, on perf's clock */
+	/* The window's loop: both backends, its end, CMD's end, the signals. */
+	struct kt_loop *l;
+	struct kt_watch w[2]; /* [0] bpf, [1] native */
+	struct kt_timer end;
+	struct kt_signal sig[3];
 };
 
 /* Open both backends; what each queued before the window is drained. */
@@ -270,14 +275,101 @@ static int compare_open(struct run *r, const struct kt_common *c)
 	return 0;
 }
 
+static void poll_side(struct run *r, struct kt_backend *b)
+{
+	int err = b->ops->poll(b, 0);
+
+	if (err < 0)
+		kt_loop_exit(r->l, err);
+}
+
+static void on_bpf(struct kt_watch *w, unsigned int what)
+{
+	struct run *r = container_of(w, struct run, w[0]);
+
+	poll_side(r, r->bpf);
+}
+
+static void on_native(struct kt_watch *w, unsigned int what)
+{
+	struct run *r = container_of(w, struct run, w[1]);
+
+	poll_side(r, r->nat);
+}
+
+static void on_end(struct kt_timer *t)
+{
+	kt_loop_exit(container_of(t, struct run, end)->l, 0);
+}
+
+/* CMD's end: the window closes after the grace period (trampolines are
+ * freed after an RCU grace period). */
+static void child_ended(struct run *r)
+{
+	int status;
+
+	if (r->child <= 0 || waitpid(r->child, &status, WNOHANG) != r->child)
+		return;
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		kt_warn("%s exited with status %d", r->cmd[0], kt_wait_status(status));
+	r->child = -1;
+	kt_timer_at(&r->end, kt_monotonic_ns() + (__u64)(r->grace * 1e9));
+}
+
+static void on_sig(struct kt_signal *s, int sig)
+{
+	struct run *r = container_of(s, struct run,
+				     sig[sig == SIGINT	? 0 :
+					 sig == SIGTERM ? 1 :
+							  2]);
+
+	if (sig == SIGCHLD) {
+		child_ended(r);
+		return;
+	}
+	kt_stop = 1;
+	kt_loop_exit(r->l, 0);
+}
+
+static int window_loop(struct run *r, double duration)
+{
+	static const int sigs[3] = { SIGINT, SIGTERM, SIGCHLD };
+	int i, err;
+
+	err = kt_loop_new(&r->l);
+	if (err)
+		return err;
+	err = kt_watch_start(r->l, &r->w[0], r->bpf->ops->fd(r->bpf), KT_IN, on_bpf)		?:
+		      kt_watch_start(r->l, &r->w[1], r->nat->ops->fd(r->nat), KT_IN, on_native) ?:
+		      kt_timer_init(r->l, &r->end, on_end);
+	for (i = 0; !err && i < 3; i++)
+		err = kt_signal_start(r->l, &r->sig[i], sigs[i], on_sig);
+	if (!err) {
+		if (duration > 0)
+			kt_timer_at(&r->end, kt_monotonic_ns() + (__u64)(duration * 1e9));
+		/* CMD may have ended before SIGCHLD was the loop's; a signal
+		 * may have come before its handlers were. */
+		child_ended(r);
+		if (kt_stop)
+			kt_loop_exit(r->l, 0);
+		err = kt_loop_run(r->l);
+	}
+	for (i = 0; i < 3; i++)
+		kt_signal_stop(&r->sig[i]);
+	kt_timer_fini(&r->end);
+	kt_watch_stop(&r->w[0]);
+	kt_watch_stop(&r->w[1]);
+	kt_loop_free(r->l);
+	return err;
+}
+
 /* Collect until SIGINT/SIGTERM, the duration, or CMD's end plus the grace
  * period; then drain both: the rings hold everything up to t1 by then. */
 static int compare_window(struct run *r, double duration)
 {
-	__u64 start = kt_monotonic_ns(), until = 0;
-	int err, status;
+	int err;
 
-	r->t0 = start + r->off;
+	r->t0 = kt_monotonic_ns() + r->off;
 	if (r->cmd) {
 		err = kt_spawn(r->cmd, true, &r->child);
 		if (err) {
@@ -286,36 +378,14 @@ static int compare_window(struct run *r, double duration)
 			return err;
 		}
 	}
-	while (!kt_stop) {
-		struct pollfd pfd[2] = { { .fd = r->bpf->ops->fd(r->bpf), .events = POLLIN },
-					 { .fd = r->nat->ops->fd(r->nat), .events = POLLIN } };
-		__u64 now = kt_monotonic_ns();
-
-		if (duration > 0 && kt_monotonic_ns() - start >= (__u64)(duration * 1e9))
-			break;
-		if (until && kt_monotonic_ns() >= until)
-			break;
-		if (r->child > 0 && waitpid(r->child, &status, WNOHANG) == r->child) {
-			if (!WIFEXITED(status) || WEXITSTATUS(status))
-				kt_warn("%s exited with status %d", r->cmd[0],
-					kt_wait_status(status));
-			r->child = -1;
-			until = kt_monotonic_ns() + (__u64)(r->grace * 1e9);
-		}
-		/* 100 ms at most: CMD's end is looked for between waits. */
-		poll(pfd, 2,
-		     kt_wake_timeout_ms(kt_wake_min(r->bpf->wake_ns, now + 100000000ULL), now));
-		if ((err = r->bpf->ops->poll(r->bpf, 0)) < 0 ||
-		    (err = r->nat->ops->poll(r->nat, 0)) < 0)
-			goto fail;
-	}
+	err = window_loop(r, duration);
 	r->t1 = kt_monotonic_ns() + r->off;
-	err = kt_drain(r->bpf, NULL, NULL);
+	if (!err)
+		err = kt_drain(r->bpf, NULL, NULL);
 	if (!err)
 		err = kt_drain(r->nat, NULL, NULL);
 	if (!err)
 		return 0;
-fail:
 	kt_err("compare: %s", strerror(-err));
 	return err;
 }

@@ -8,11 +8,11 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/epoll.h>
 #include "run/cli.h"
 #include "run/cmd_opts.h"
 #include "util/clock.h"
 #include "util/log.h"
+#include "util/loop.h"
 #include "serve/metrics.h"
 #include "serve/metrics_http.h"
 #include "sink/pipeline.h"
@@ -96,13 +96,16 @@ struct serve_run {
 	struct kt_pipeline *p;
 	struct kt_server *s;
 	struct kt_metrics_http *http; /* NULL: no --metrics-listen */
-	int epfd;
 	double start;
 	bool warned; /* of a failed --metrics-file write, until one succeeds */
+	/* The loop: the socket and its clients (the server's), the backend, the
+	 * HTTP thread's eventfd, the next wake-up, --metrics-file's interval,
+	 * --duration's end, SIGINT and SIGTERM. */
+	struct kt_loop *l;
+	struct kt_watch backend, http_w;
+	struct kt_timer wake, metrics, end;
+	struct kt_signal sig[2];
 };
-
-/* epoll's tag of the HTTP thread's eventfd (the server's own are its clients). */
-static char http_tag;
 
 /* A group name from /etc/group itself: getgrnam() in a static binary would
  * need glibc's NSS modules at run time, which containers do not have. */
@@ -298,64 +301,103 @@ static void serve_scrape(struct serve_run *r)
 	free(buf);
 }
 
-/* One round of the loop: wait until an fd fires or wake (CLOCK_MONOTONIC
- * ns, 0: no time asked for), then the clients, the backend, the sinks. */
-static int serve_round(struct serve_run *r, __u64 wake, const sigset_t *waitmask)
+/* After each round of the loop, whatever fired: the backend's records, the
+ * pipeline's tick (the clients' new records go out), the server's tick
+ * (handshake deadlines, closed clients freed), then the next wake-up. */
+static void serve_after(void *ctx)
 {
-	struct epoll_event evs[64];
-	int i, n, err;
+	struct serve_run *r = ctx;
+	int err = r->b->ops->poll(r->b, 0);
 
-	wake = kt_wake_min(wake, kt_wake_min(r->b->wake_ns, kt_pipeline_wake_ns(r->p)));
-	wake = kt_wake_min(wake, kt_server_wake_ns(r->s));
-	n = epoll_pwait(r->epfd, evs, 64, kt_wake_timeout_ms(wake, kt_monotonic_ns()), waitmask);
-	if (n < 0 && errno != EINTR)
-		return -errno; /* reported by the caller */
-	for (i = 0; i < n; i++) {
-		if (evs[i].data.ptr == &http_tag)
-			serve_scrape(r);
-		else if (evs[i].data.ptr)
-			kt_server_event(r->s, evs[i].data.ptr, evs[i].events);
+	if (err >= 0)
+		err = kt_pipeline_tick(r->p);
+	if (err < 0) {
+		kt_loop_exit(r->l, err);
+		return;
 	}
-	/* The backend every round, not only when its fd fires: a wake-up it
-	 * asked for (its wake_ns) comes as a round without events. */
-	err = r->b->ops->poll(r->b, 0);
-	if (err < 0)
-		return err;
-	err = kt_pipeline_tick(r->p);
+	kt_server_tick(r->s);
+	kt_timer_at(&r->wake, kt_wake_min(kt_wake_min(r->b->wake_ns, kt_pipeline_wake_ns(r->p)),
+					  kt_server_wake_ns(r->s)));
+}
+
+/* The backend's records and the timed work: both are serve_after()'s. */
+static void on_backend(struct kt_watch *w, unsigned int what)
+{
+}
+
+static void on_wake(struct kt_timer *t)
+{
+}
+
+static void on_http(struct kt_watch *w, unsigned int what)
+{
+	serve_scrape(container_of(w, struct serve_run, http_w));
+}
+
+static void on_metrics(struct kt_timer *t)
+{
+	struct serve_run *r = container_of(t, struct serve_run, metrics);
+
+	write_metrics(r);
+	kt_timer_at(t, kt_monotonic_ns() + (__u64)(r->cfg->metrics_interval * 1e9));
+}
+
+static void on_end(struct kt_timer *t)
+{
+	kt_loop_exit(container_of(t, struct serve_run, end)->l, 0);
+}
+
+static void on_sig(struct kt_signal *s, int sig)
+{
+	struct serve_run *r = container_of(s, struct serve_run, sig[sig == SIGINT ? 0 : 1]);
+
+	kt_stop = 1;
+	kt_loop_exit(r->l, 0);
+}
+
+/* The loop's timers and signals (its fds are added as they open). */
+static int serve_arm(struct serve_run *r, const struct kt_common *c)
+{
+	int err = kt_timer_init(r->l, &r->wake, on_wake)		    ?:
+			  kt_timer_init(r->l, &r->metrics, on_metrics)	    ?:
+			  kt_timer_init(r->l, &r->end, on_end)		    ?:
+			  kt_signal_start(r->l, &r->sig[0], SIGINT, on_sig) ?:
+			  kt_signal_start(r->l, &r->sig[1], SIGTERM, on_sig);
+
 	if (err)
 		return err;
-	kt_server_tick(r->s);
+	if (c->duration > 0)
+		kt_timer_at(&r->end, kt_monotonic_ns() + (__u64)(c->duration * 1e9));
+	if (r->cfg->metrics_file)
+		kt_timer_at(&r->metrics, kt_monotonic_ns());
+	kt_loop_after(r->l, serve_after, r);
 	return 0;
 }
 
 /*
- * One thread, one epoll set: the backend's fd, the listening socket, every
- * client, the HTTP thread's eventfd.  It sleeps until one fires or the
- * earliest wake-up something asked for (serve_round()); the one periodic
- * wake-up is --metrics-file's.  SIGINT/SIGTERM are blocked except inside
- * epoll_pwait(), so a signal can never slip in between the check of
- * kt_stop and the wait.
+ * One loop (user/util/loop.h): the backend's fd, the listening socket,
+ * every client, the HTTP thread's eventfd, and timers for what asked to be
+ * woken (serve_after()); the one periodic timer is --metrics-file's.  Then,
+ * stopping: no new clients, what the kernel made is passed on, the clients
+ * get a bounded moment to read what is queued.
  */
-static int serve_loop(struct serve_run *r, const struct kt_common *c, const sigset_t *waitmask)
+static int serve_loop(struct serve_run *r, const struct kt_common *c)
 {
-	__u64 end = c->duration > 0 ? kt_monotonic_ns() + (__u64)(c->duration * 1e9) : 0;
-	__u64 next_metrics = 0, now;
-	int err = 0;
+	int err;
 
 	r->start = unix_now();
-	while (!kt_stop) {
-		now = kt_monotonic_ns();
-		if (end && now >= end)
-			break;
-		if (r->cfg->metrics_file && now >= next_metrics) {
-			write_metrics(r);
-			next_metrics = now + (__u64)(r->cfg->metrics_interval * 1e9);
-		}
-		err = serve_round(r, kt_wake_min(end, r->cfg->metrics_file ? next_metrics : 0),
-				  waitmask);
-		if (err)
-			return err;
+	err = serve_arm(r, c);
+	if (!err) {
+		/* A signal that came before the loop's own handlers. */
+		if (kt_stop)
+			kt_loop_exit(r->l, 0);
+		else
+			serve_after(r);
+		err = kt_loop_run(r->l);
 	}
+	kt_loop_after(r->l, NULL, NULL);
+	if (err)
+		return err;
 	/* Stop accepting first: the socket file is gone as soon as we stop. */
 	kt_server_stop_accepting(r->s);
 	err = kt_drain(r->b, kt_pipeline_tick, r->p);
@@ -378,36 +420,22 @@ static void serve_usage(void)
 	printf("%s%s", kt_live_help, serve_examples);
 }
 
-/* Add fd to the epoll set with tag; prints its error. */
-static int watch(int epfd, int fd, void *tag)
-{
-	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = tag };
-	int err;
-
-	if (!epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev))
-		return 0;
-	err = -errno;
-	kt_err("epoll_ctl: %s", strerror(-err));
-	return err;
-}
-
-/* The epoll set, the socket, the HTTP listener, then the backend; prints
- * its error. */
+/* The loop, the socket, the HTTP listener, then the backend; prints its
+ * error. */
 static int serve_open(struct serve_run *r, struct kt_common *c)
 {
 	char why[300];
 	int err;
 
-	r->epfd = epoll_create1(EPOLL_CLOEXEC);
-	if (r->epfd < 0) {
-		err = -errno;
-		kt_err("epoll_create1: %s", strerror(-err));
+	err = kt_loop_new(&r->l);
+	if (err) {
+		kt_err("the event loop: %s", strerror(-err));
 		return err;
 	}
 	/* The sockets before the backend: a live daemon on the path, or a
 	 * port in use, are the likelier failures, and loading BPF programs
 	 * for nothing is slow. */
-	err = kt_server_open(&r->s, &r->cfg->so, r->p, r->epfd, why, sizeof(why));
+	err = kt_server_open(&r->s, &r->cfg->so, r->p, r->l, why, sizeof(why));
 	if (err) {
 		kt_err("%s", why);
 		return err;
@@ -418,14 +446,19 @@ static int serve_open(struct serve_run *r, struct kt_common *c)
 			kt_err("%s", why);
 			return err;
 		}
-		err = watch(r->epfd, kt_metrics_http_fd(r->http), &http_tag);
-		if (err)
+		err = kt_watch_start(r->l, &r->http_w, kt_metrics_http_fd(r->http), KT_IN, on_http);
+		if (err) {
+			kt_err("the event loop: %s", strerror(-err));
 			return err;
+		}
 	}
 	err = kt_open_backend(c, r->p, &r->b);
 	if (err)
 		return err;
-	return watch(r->epfd, r->b->ops->fd(r->b), NULL);
+	err = kt_watch_start(r->l, &r->backend, r->b->ops->fd(r->b), KT_IN, on_backend);
+	if (err)
+		kt_err("the event loop: %s", strerror(-err));
+	return err;
 }
 
 static const struct option serve_longopts[] = {
@@ -444,16 +477,31 @@ static const struct option serve_longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+static void serve_close_loop(struct serve_run *r)
+{
+	int i;
+
+	if (!r->l)
+		return;
+	for (i = 0; i < 2; i++)
+		kt_signal_stop(&r->sig[i]);
+	kt_timer_fini(&r->wake);
+	kt_timer_fini(&r->metrics);
+	kt_timer_fini(&r->end);
+	kt_watch_stop(&r->backend);
+	kt_watch_stop(&r->http_w);
+	kt_loop_free(r->l);
+	r->l = NULL;
+}
+
 /* Open, start (the snapshot, the ready line), loop; prints its errors. */
 static int serve_run(struct serve_run *r, struct kt_common *c)
 {
 	struct kt_kallsyms_file kf = { .err = 0 };
-	sigset_t waitmask;
 	char extra[300], why[300];
 	int err;
 
 	kt_install_signals();
-	kt_block_signals(false, NULL, &waitmask);
 	if (serve_open(r, c))
 		return KT_EXIT_FAIL;
 	/* The snapshot goes into the table before any client can connect, so
@@ -466,7 +514,7 @@ static int serve_run(struct serve_run *r, struct kt_common *c)
 		kt_err("%s", why);
 		return KT_EXIT_FAIL;
 	}
-	err = serve_loop(r, c, &waitmask);
+	err = serve_loop(r, c);
 	if (err) {
 		kt_report(r->p, err, "serve");
 		return KT_EXIT_FAIL;
@@ -493,7 +541,7 @@ int cmd_serve(int argc, char **argv)
 		.ctx = &cfg,
 	};
 	struct kt_pipeline p;
-	struct serve_run r = { .cfg = &cfg, .p = &p, .epfd = -1 };
+	struct serve_run r = { .cfg = &cfg, .p = &p };
 	struct kt_common c;
 	int ret;
 
@@ -515,8 +563,7 @@ int cmd_serve(int argc, char **argv)
 	if (r.b)
 		r.b->ops->close(r.b);
 	kt_server_free(r.s);
-	if (r.epfd >= 0)
-		close(r.epfd);
+	serve_close_loop(&r);
 	kt_pipeline_fini(&p);
 	return ret;
 }

@@ -15,6 +15,7 @@ enum kt_format {
 	KT_FMT_TEXT = 0,
 	KT_FMT_JSON,
 	KT_FMT_RAW,
+	KT_FMT_MAX,
 };
 
 /* Largest encoding of any record in any format (JSON escapes a byte in at

@@ -83,17 +83,13 @@ int kt_parse_size(const char *s, unsigned long long *out);
 
 extern volatile sig_atomic_t kt_stop;
 void kt_install_signals(void);
-/* Block SIGINT and SIGTERM (and SIGCHLD with chld) and set *waitmask to the
- * mask that lets them in again, for epoll_pwait(), so that a signal never
- * falls between a check of kt_stop and the wait; *old (if not NULL) gets the
- * mask to restore. */
-void kt_block_signals(bool chld, sigset_t *old, sigset_t *waitmask);
 
 /*
- * Poll the backend until SIGINT/SIGTERM, the duration, or *done (if given)
- * turns true; after each batch ticks the pipeline (flushes, put-off work).
- * Then drains what is left.  Returns 0 or the first error from emit/tick.
- * Waits without a timeout when nothing asked for a wake-up (runloop.c).
+ * The event loop (user/util/loop.h) on the backend's fd until SIGINT,
+ * SIGTERM, the duration, or SIGCHLD when done is given (record -- CMD: it
+ * sets *done); after each batch ticks the pipeline (flushes, put-off work),
+ * which arms a timer for what it put off.  Then drains what is left.
+ * Returns 0 or the first error from emit/tick.  Nothing wakes an idle run.
  */
 int kt_run(struct kt_backend *b, double duration, struct kt_pipeline *p,
 	   volatile sig_atomic_t *done);

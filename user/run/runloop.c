@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* The run loop of the live commands: signals, polling, the drain. */
+/* The run loop of stream and record (user/util/loop.h), and the drain. */
 #include <errno.h>
 #include <signal.h>
 #include <unistd.h>
-#include <sys/epoll.h>
 #include "run/cli.h"
 #include "util/clock.h"
+#include "util/loop.h"
 
 volatile sig_atomic_t kt_stop;
 
@@ -20,78 +20,108 @@ void kt_install_signals(void)
 	struct sigaction sa = { .sa_handler = on_signal };
 
 	sigemptyset(&sa.sa_mask);
-	/* No SA_RESTART: the poll loop must wake up to drain and exit. */
+	/* Until a loop takes SIGINT and SIGTERM as its own events, they set
+	 * kt_stop (start-up), which the loop looks at as it starts. */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 }
 
-void kt_block_signals(bool chld, sigset_t *old, sigset_t *waitmask)
-{
-	sigset_t block;
+/* kt_run()'s state: the loop and what it watches. */
+struct run {
+	struct kt_loop *l;
+	struct kt_backend *b;
+	struct kt_pipeline *p;
+	volatile sig_atomic_t *done;
+	struct kt_watch backend;
+	struct kt_timer wake, end;
+	struct kt_signal sig[3];
+};
 
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	if (chld)
-		sigaddset(&block, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &block, waitmask);
-	if (old)
-		*old = *waitmask;
-	sigdelset(waitmask, SIGINT);
-	sigdelset(waitmask, SIGTERM);
-	if (chld)
-		sigdelset(waitmask, SIGCHLD);
+/* What every wake-up does: the backend's records, then the pipeline's
+ * tick; then the next time something asked to be woken at. */
+static void run_round(struct run *r)
+{
+	int n = r->b->ops->poll(r->b, 0);
+
+	if (n < 0) {
+		kt_loop_exit(r->l, n);
+		return;
+	}
+	n = kt_pipeline_tick(r->p);
+	if (n) {
+		kt_loop_exit(r->l, n);
+		return;
+	}
+	kt_timer_at(&r->wake, kt_wake_min(r->b->wake_ns, kt_pipeline_wake_ns(r->p)));
 }
 
-/*
- * Sleep in epoll_pwait() until the backend's fd fires, or the earliest of
- * the wake-up times something asked for (the backend's, the pipeline's, the
- * end of --duration); with none, until the fd fires: nothing wakes an idle
- * run.  SIGINT, SIGTERM and SIGCHLD (record -- CMD) are let in only while
- * it waits, so none falls between the check of the flags and a wait that
- * may last until the next record.
- */
+static void on_backend(struct kt_watch *w, unsigned int what)
+{
+	run_round(container_of(w, struct run, backend));
+}
+
+static void on_wake(struct kt_timer *t)
+{
+	run_round(container_of(t, struct run, wake));
+}
+
+static void on_end(struct kt_timer *t)
+{
+	kt_loop_exit(container_of(t, struct run, end)->l, 0);
+}
+
+static void on_sig(struct kt_signal *s, int sig)
+{
+	struct run *r = container_of(s, struct run,
+				     sig[sig == SIGINT	? 0 :
+					 sig == SIGTERM ? 1 :
+							  2]);
+
+	if (sig == SIGCHLD) {
+		if (!r->done)
+			return;
+		*r->done = 1;
+	} else {
+		kt_stop = 1;
+	}
+	kt_loop_exit(r->l, 0);
+}
+
+/* The backend's fd, the pipeline's wake-up, --duration's end, SIGINT and
+ * SIGTERM (and SIGCHLD for record -- CMD) as events of one loop. */
 int kt_run(struct kt_backend *b, double duration, struct kt_pipeline *p,
 	   volatile sig_atomic_t *done)
 {
-	__u64 end = duration > 0 ? kt_monotonic_ns() + (__u64)(duration * 1e9) : 0, now;
-	struct epoll_event ev = { .events = EPOLLIN };
-	sigset_t old, waitmask;
-	int epfd, n, err = 0;
+	static const int sigs[3] = { SIGINT, SIGTERM, SIGCHLD };
+	struct run r = { .b = b, .p = p, .done = done };
+	int i, err;
 
-	epfd = epoll_create1(EPOLL_CLOEXEC);
-	if (epfd < 0 || epoll_ctl(epfd, EPOLL_CTL_ADD, b->ops->fd(b), &ev)) {
-		err = -errno;
-		if (epfd >= 0)
-			close(epfd);
+	err = kt_loop_new(&r.l);
+	if (err)
 		return err;
+	err = kt_watch_start(r.l, &r.backend, b->ops->fd(b), KT_IN, on_backend) ?:
+		      kt_timer_init(r.l, &r.wake, on_wake)			?:
+		      kt_timer_init(r.l, &r.end, on_end);
+	/* SIGCHLD only for record -- CMD: its end ends the run. */
+	for (i = 0; !err && i < (done ? 3 : 2); i++)
+		err = kt_signal_start(r.l, &r.sig[i], sigs[i], on_sig);
+	if (!err) {
+		if (duration > 0)
+			kt_timer_at(&r.end, kt_monotonic_ns() + (__u64)(duration * 1e9));
+		/* A signal before the loop's own handlers came in. */
+		if (kt_stop || (done && *done))
+			kt_loop_exit(r.l, 0);
+		else
+			run_round(&r);
+		err = kt_loop_run(r.l);
 	}
-	kt_block_signals(true, &old, &waitmask);
-	while (!kt_stop && !(done && *done)) {
-		now = kt_monotonic_ns();
-		if (end && now >= end)
-			break;
-		n = epoll_pwait(epfd, &ev, 1,
-				kt_wake_timeout_ms(kt_wake_min(kt_wake_min(b->wake_ns, end),
-							       kt_pipeline_wake_ns(p)),
-						   now),
-				&waitmask);
-		if (n < 0 && errno != EINTR) {
-			err = -errno;
-			break;
-		}
-		n = b->ops->poll(b, 0);
-		if (n < 0) {
-			err = n;
-			break;
-		}
-		err = kt_pipeline_tick(p);
-		if (err)
-			break;
-	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	close(epfd);
+	for (i = 0; i < 3; i++)
+		kt_signal_stop(&r.sig[i]);
+	kt_timer_fini(&r.wake);
+	kt_timer_fini(&r.end);
+	kt_watch_stop(&r.backend);
+	kt_loop_free(r.l);
 	/* Whatever the kernel already produced is ours to deliver. */
 	return err ? err : kt_drain(b, kt_pipeline_tick, p);
 }

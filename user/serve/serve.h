@@ -62,14 +62,14 @@ struct kt_serve_stats {
 
 struct kt_server;
 
-/* Create the socket (0600 unless widened, never stealing a live one), add it
- * to epfd, and add the fan-out sink to p.  -errno and why on failure. */
+struct kt_loop;
+
+/* Create the socket (0600 unless widened, never stealing a live one), watch
+ * it and its clients in l (user/util/loop.h), and add the fan-out sink to
+ * p.  -errno and why on failure. */
 int kt_server_open(struct kt_server **out, const struct kt_serve_opts *o, struct kt_pipeline *p,
-		   int epfd, char *why, size_t why_size);
-/* epoll_event.data.ptr values that kt_server_open() and its clients use. */
-bool kt_server_owns(struct kt_server *s, void *ptr);
-void kt_server_event(struct kt_server *s, void *ptr, uint32_t events);
-/* Periodic: handshake deadlines, freeing closed clients. */
+		   struct kt_loop *l, char *why, size_t why_size);
+/* After each round of the loop: handshake deadlines, freeing closed clients. */
 void kt_server_tick(struct kt_server *s);
 /* When kt_server_tick() has work though nothing else happens
  * (CLOCK_MONOTONIC ns), 0 if none: a handshake's deadline, the oldest dead

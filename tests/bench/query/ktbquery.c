@@ -28,7 +28,6 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <linux/perf_event.h>
-#include <sys/epoll.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -37,6 +36,7 @@
 #include "sink/pipeline.h"
 #include "serve/query.h"
 #include "serve/serve.h"
+#include "util/loop.h"
 
 static unsigned long long rng = 88172645463325252ULL;
 
@@ -222,15 +222,14 @@ static int client(const char *path, enum kt_format fmt, unsigned int live, unsig
 	return 0;
 }
 
-static void bench_socket(struct kt_server *s, int epfd, const char *path, enum kt_format fmt,
-			 unsigned int live, unsigned long n, unsigned int batch)
+static void bench_socket(struct kt_server *s, struct kt_loop *l, const char *path,
+			 enum kt_format fmt, unsigned int live, unsigned long n, unsigned int batch)
 {
 	const char *name = fmt == KT_FMT_RAW ? "raw" : "text";
 	struct kt_serve_stats st;
-	struct epoll_event evs[64];
 	unsigned long long q0;
 	double w0, c0;
-	int i, k, status;
+	int status;
 	pid_t pid;
 
 	kt_server_get_stats(s, &st);
@@ -242,9 +241,7 @@ static void bench_socket(struct kt_server *s, int epfd, const char *path, enum k
 	w0 = now_s();
 	c0 = cpu_s();
 	for (;;) {
-		k = epoll_wait(epfd, evs, 64, 100);
-		for (i = 0; i < k; i++)
-			kt_server_event(s, evs[i].data.ptr, evs[i].events);
+		kt_loop_once(l, 100);
 		kt_server_tick(s);
 		if (waitpid(pid, &status, WNOHANG) == pid)
 			break;
@@ -330,8 +327,9 @@ int main(int argc, char **argv)
 	struct kt_serve_stats st;
 	struct kt_pipeline p;
 	struct kt_server *s;
+	struct kt_loop *l;
 	double t0;
-	int c, epfd;
+	int c;
 
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		unsigned long v = strtoul(optarg, NULL, 10);
@@ -356,8 +354,9 @@ int main(int argc, char **argv)
 	so.path = path;
 	so.history_max = dead;
 	so.history_age = ~0ULL;
-	epfd = epoll_create1(0);
-	if (kt_pipeline_init(&p) || kt_server_open(&s, &so, &p, epfd, why, sizeof(why))) {
+	snprintf(why, sizeof(why), "out of memory");
+	if (kt_loop_new(&l) || kt_pipeline_init(&p) ||
+	    kt_server_open(&s, &so, &p, l, why, sizeof(why))) {
 		fprintf(stderr, "ktbquery: %s\n", why);
 		return 1;
 	}
@@ -370,11 +369,12 @@ int main(int argc, char **argv)
 	printf("BENCH query.history_mb=%.1f\n", st.hist_bytes / 1048576.0);
 	printf("BENCH query.fill_s=%.2f\n", now_s() - t0);
 	bench_lookup(kt_server_history(s), live, n);
-	bench_socket(s, epfd, path, KT_FMT_TEXT, live, n, batch);
-	bench_socket(s, epfd, path, KT_FMT_RAW, live, n, batch);
+	bench_socket(s, l, path, KT_FMT_TEXT, live, n, batch);
+	bench_socket(s, l, path, KT_FMT_RAW, live, n, batch);
 	kt_server_shutdown(s, 0);
 	kt_server_free(s);
 	kt_pipeline_fini(&p);
+	kt_loop_free(l);
 	rmdir(dir);
 	if (progs)
 		bench_kallsyms(progs);

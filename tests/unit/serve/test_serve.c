@@ -5,7 +5,6 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include "sink/pipeline.h"
@@ -13,6 +12,7 @@
 #include "serve/serve_proto.h"
 #include "serve/serve_queue.h"
 #include "serve/serve_socket.h"
+#include "util/loop.h"
 #include "unit.h"
 
 static void test_queue(void)
@@ -186,14 +186,19 @@ static void test_socket(void)
 
 /* ---- the daemon in-process, without a backend ---- */
 
-static void pump(int epfd, struct kt_server *s, struct kt_pipeline *p)
+/* What the sockets have, without waiting: a few rounds, as a client
+ * accepted in one has its handshake read in the next. */
+static void events(struct kt_loop *l)
 {
-	struct epoll_event evs[16];
-	int n, i;
+	int i;
 
-	while ((n = epoll_wait(epfd, evs, 16, 0)) > 0)
-		for (i = 0; i < n; i++)
-			kt_server_event(s, evs[i].data.ptr, evs[i].events);
+	for (i = 0; i < 4; i++)
+		kt_loop_once(l, 0);
+}
+
+static void pump(struct kt_loop *l, struct kt_server *s, struct kt_pipeline *p)
+{
+	events(l);
 	kt_pipeline_tick(p);
 	kt_server_tick(s);
 }
@@ -248,17 +253,19 @@ static void test_daemon(void)
 	struct kt_serve_stats st;
 	struct kt_pipeline p;
 	struct kt_server *s;
-	int epfd, fast = -1, slow = -1, late, i, rcv = 4096;
+	struct kt_loop *l;
+	int fast = -1, slow = -1, late, i, rcv = 4096;
 	char why[256];
 
 	mkdtemp(dir);
 	snprintf(path, sizeof(path), "%s/sock", dir);
 	o.path = path;
 	kt_pipeline_init(&p);
-	epfd = epoll_create1(0);
+	if (kt_loop_new(&l))
+		return;
 	/* The fixture of every case below: a daemon with program 1 in its table
 	 * before anyone connects (the slow-client case leaves it so too). */
-	if (kt_server_open(&s, &o, &p, epfd, why, sizeof(why))) {
+	if (kt_server_open(&s, &o, &p, l, why, sizeof(why))) {
 		unit_start("serve_fixture");
 		unit_failf(__FILE__, __LINE__, "kt_server_open failed: %s", why);
 		unit_end();
@@ -272,7 +279,7 @@ static void test_daemon(void)
 		setsockopt(slow, SOL_SOCKET, SO_RCVBUF, &rcv, sizeof(rcv));
 		send(fast, "format=json\n", 12, 0);
 		send(slow, "format=json\n", 12, 0);
-		pump(epfd, s, &p);
+		pump(l, s, &p);
 		read_all(fast, buf, sizeof(buf));
 		ASSERT_TRUE(strstr(buf, "\"snapshot\":true") &&
 				    strstr(buf, "\"kind\":\"snapshot_end\",") &&
@@ -282,7 +289,7 @@ static void test_daemon(void)
 		for (i = 2; i < 2002; i++) {
 			emit_prog(&p, i, false);
 			emit_prog(&p, i, true);
-			pump(epfd, s, &p);
+			pump(l, s, &p);
 			if (i % 50 == 0)
 				read_all(fast, buf, sizeof(buf));
 		}
@@ -296,7 +303,7 @@ static void test_daemon(void)
 		for (i = 0; i < 200; i++) {
 			ssize_t n = read_all(slow, buf, sizeof(buf));
 
-			pump(epfd, s, &p);
+			pump(l, s, &p);
 			if (n && strstr(buf, "\"reason\":\"resync\""))
 				break;
 		}
@@ -317,7 +324,7 @@ static void test_daemon(void)
 		late = kt_connect_unix(path);
 		send(late, "format=text mode=snapshot\n", 26, 0);
 		for (i = 0; i < 10; i++)
-			pump(epfd, s, &p);
+			pump(l, s, &p);
 		read_all(late, buf, sizeof(buf));
 		ASSERT_EQ(count(buf, "PERF_RECORD_KSYMBOL addr ffffffffc0001000"), 1,
 			  "prog 1's ksymbol");
@@ -332,16 +339,12 @@ static void test_daemon(void)
 	/* The daemon busy past the handshake's deadline (a resync reading
 	 * /proc/kallsyms) while the handshake waits in the socket: it counts. */
 	if (unit_start("serve_handshake_read_when_deadline_passed_busy")) {
-		struct epoll_event evs[16];
-
 		late = kt_connect_unix(path);
-		while (epoll_wait(epfd, evs, 16, 0) > 0 &&
-		       (kt_server_event(s, evs[0].data.ptr, evs[0].events), 1))
-			;
+		events(l);
 		send(late, "format=text mode=snapshot\n", 26, 0);
 		usleep((KT_HELLO_WAIT_MS + 100) * 1000);
 		kt_server_tick(s);
-		pump(epfd, s, &p);
+		pump(l, s, &p);
 		read_all(late, buf, sizeof(buf));
 		ASSERT_EQ(count(buf, "PERF_RECORD_BPF_EVENT type 1, flags 0, id 1\n"), 1,
 			  "text, as asked, not the defaults (JSON)");
@@ -353,7 +356,7 @@ static void test_daemon(void)
 	if (unit_start("serve_bad_handshake_gets_one_line_and_eof")) {
 		late = kt_connect_unix(path);
 		send(late, "format=xml\n", 11, 0);
-		pump(epfd, s, &p);
+		pump(l, s, &p);
 		read_all(late, buf, sizeof(buf));
 		ASSERT_STREQ(buf, "ksymtap: error: format 'xml' is not json, raw or text\n",
 			     "the line");
@@ -380,7 +383,7 @@ static void test_daemon(void)
 	if (slow >= 0)
 		close(slow);
 	kt_pipeline_fini(&p);
-	close(epfd);
+	kt_loop_free(l);
 	rmdir(dir);
 }
 
