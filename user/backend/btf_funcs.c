@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <linux/btf.h>
+#include "util/fileio.h"
 #include "backend/btf_funcs.h"
 
 /* Bytes after struct btf_type, by kind; -1: a kind this code does not know. */
@@ -54,47 +55,6 @@ static long extra_bytes(const struct btf_type *t)
 	}
 }
 
-static int read_file(const char *path, char **out, size_t *size)
-{
-	size_t cap = 8 << 20, n = 0;
-	char *buf = malloc(cap), *nb;
-	ssize_t r;
-	int fd;
-
-	if (!buf)
-		return -ENOMEM;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		free(buf);
-		return -errno;
-	}
-	for (;;) {
-		if (n == cap) {
-			nb = realloc(buf, cap *= 2);
-			if (!nb) {
-				r = -1;
-				errno = ENOMEM;
-				break;
-			}
-			buf = nb;
-		}
-		r = read(fd, buf + n, cap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		n += r;
-	}
-	close(fd);
-	if (r < 0) {
-		free(buf);
-		return -errno;
-	}
-	*out = buf;
-	*size = n;
-	return 0;
-}
-
 /* A name's first two bytes (one, and its NUL, for a name of one): compared
  * before strcmp(), the scan calls it for a few hundred of the kernel's
  * ~60,000 functions instead of for each against each name (under TCG the
@@ -115,7 +75,7 @@ int kt_btf_find_funcs(const char *path, const char *const *names, int n, bool *f
 	long extra = 0;
 	int err, i;
 
-	err = read_file(path, &buf, &size);
+	err = kt_read_file(path, 8 << 20, &buf, &size);
 	if (err)
 		return err;
 	err = -EPROTO;

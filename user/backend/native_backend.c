@@ -20,6 +20,7 @@
 #include <sys/socket.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include "util/base.h"
 #include "backend/backend.h"
 #include "util/clock.h"
 #include "util/log.h"
@@ -277,17 +278,8 @@ off:
 
 static struct kt_record *batch_slot(struct native_backend *b)
 {
-	struct kt_record *n;
-
-	if (b->nbatch == b->capbatch) {
-		size_t cap = b->capbatch ? b->capbatch * 2 : 64;
-
-		n = realloc(b->batch, cap * sizeof(*n));
-		if (!n)
-			return NULL;
-		b->batch = n;
-		b->capbatch = cap;
-	}
+	if (KT_GROW(b->batch, b->capbatch, b->nbatch + 1))
+		return NULL;
 	return &b->batch[b->nbatch++];
 }
 

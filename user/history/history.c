@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/base.h"
 #include "history/history.h"
 
 void kt_history_init(struct kt_history *h)
@@ -65,14 +66,11 @@ static struct kt_hslot *slot_get(struct kt_history *h, __u64 addr, bool create)
 	if (!create)
 		return NULL;
 	if (h->ns == h->scap) {
-		size_t cap = h->scap ? h->scap * 2 : 256;
-		struct kt_hslot *s = realloc(h->s, cap * sizeof(*s));
+		size_t was = h->scap;
 
-		if (!s)
+		if (KT_GROW(h->s, h->scap, h->ns + 1))
 			return NULL;
-		h->bytes += (cap - h->scap) * sizeof(*s);
-		h->s = s;
-		h->scap = cap;
+		h->bytes += (h->scap - was) * sizeof(*h->s);
 	}
 	i++;
 	memmove(&h->s[i + 1], &h->s[i], (h->ns - i) * sizeof(*h->s));

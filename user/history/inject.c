@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/base.h"
 #include "history/inject.h"
 #include "util/log.h"
 
@@ -50,21 +51,6 @@ void kt_inject_fini(struct kt_inject *ij)
 	memset(ij, 0, sizeof(*ij));
 }
 
-static int grow(void **p, size_t *cap, size_t n, size_t size)
-{
-	size_t c = *cap ? *cap * 2 : 64;
-	void *t;
-
-	if (n < *cap)
-		return 0;
-	t = realloc(*p, c * size);
-	if (!t)
-		return -ENOMEM;
-	*p = t;
-	*cap = c;
-	return 0;
-}
-
 int kt_inject_add_file(struct kt_inject *ij, const struct kt_record *r)
 {
 	if (r->type == KT_RECORD_LOST) {
@@ -73,8 +59,8 @@ int kt_inject_add_file(struct kt_inject *ij, const struct kt_record *r)
 	}
 	if (r->type != KT_RECORD_KSYMBOL && r->type != KT_RECORD_BPF_EVENT)
 		return 0;
-	if (grow((void **)&ij->f, &ij->f_cap, ij->nf, sizeof(*ij->f)) ||
-	    grow((void **)&ij->f_time, &ij->ft_cap, ij->nf, sizeof(*ij->f_time)))
+	if (KT_GROW(ij->f, ij->f_cap, ij->nf + 1) ||
+	    KT_GROW(ij->f_time, ij->ft_cap, ij->nf + 1))
 		return -ENOMEM;
 	ij->f[ij->nf] = *r;
 	ij->f_time[ij->nf] = r->time;
@@ -158,7 +144,7 @@ static int add_in_bpf(struct kt_inject *ij, __u16 type, __u32 id)
 
 	if (in_has_bpf(ij, type, id))
 		return 0;
-	if (grow((void **)&ij->hb, &ij->hb_cap, ij->nhb, sizeof(key)))
+	if (KT_GROW(ij->hb, ij->hb_cap, ij->nhb + 1))
 		return -ENOMEM;
 	for (i = ij->nhb; i > 0 && ij->hb[i - 1] > key; i--)
 		ij->hb[i] = ij->hb[i - 1];
@@ -195,7 +181,7 @@ int kt_inject_add_in(struct kt_inject *ij, const void *rec, __u64 time, __u64 of
 	if (nlen == (size_t)h->size - 24)
 		return -EINVAL;
 	s.name = strndup((const char *)p + 24, nlen);
-	if (!s.name || grow((void **)&ij->h, &ij->h_cap, ij->nh, sizeof(s))) {
+	if (!s.name || KT_GROW(ij->h, ij->h_cap, ij->nh + 1)) {
 		free(s.name);
 		return -ENOMEM;
 	}
@@ -240,7 +226,7 @@ static int map_add(struct kt_inject *ij, const struct kt_inj_sym *s)
 {
 	size_t i;
 
-	if (grow((void **)&ij->m, &ij->m_cap, ij->nm, sizeof(*s)))
+	if (KT_GROW(ij->m, ij->m_cap, ij->nm + 1))
 		return -ENOMEM;
 	for (i = ij->nm; i > 0 && ij->m[i - 1].addr > s->addr; i--)
 		ij->m[i] = ij->m[i - 1];
@@ -301,7 +287,7 @@ static int out(struct kt_inject *ij, const struct kt_record *r, __u64 t, __u64 d
 {
 	struct kt_inj_out *o;
 
-	if (grow((void **)&ij->j, &ij->j_cap, ij->nj, sizeof(*o)))
+	if (KT_GROW(ij->j, ij->j_cap, ij->nj + 1))
 		return -ENOMEM;
 	o = &ij->j[ij->nj++];
 	o->time = t;

@@ -11,12 +11,11 @@
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include "record/attrib.h"
-#include "util/hash.h"
+#include "util/htab.h"
 #include "util/clock.h"
 #include "util/log.h"
 #include "record/record.h"
 
-#define NBUCKETS 4096
 /* Distinct cgroups that ever loaded something; past this the table starts
  * over (answers are cheap to find again, memory is not free). */
 #define MAX_ENTRIES 16384
@@ -27,7 +26,7 @@
 #define WALK_SLICE_GAP_NS 20000000ULL
 
 struct ent {
-	struct ent *next;
+	struct kt_hnode node; /* keyed by the cgroup id */
 	struct kt_attrib a;
 	bool pending; /* a walk looks for it */
 	bool walked; /* a walk finished without finding it */
@@ -41,8 +40,8 @@ struct kt_attrib_cache {
 	/* Our cgroup namespace's root under the cgroup root: /proc paths are
 	 * relative to it ("" when we share the root's namespace). */
 	char ns_root[KT_CGPATH_MAX];
-	struct ent *b[NBUCKETS];
-	size_t n, npending;
+	struct kt_htab tab;
+	size_t npending;
 	/* The walk: directories still to read, relative to the root. */
 	char **stack;
 	size_t nstack, capstack;
@@ -51,13 +50,15 @@ struct kt_attrib_cache {
 	struct kt_attrib_stats st;
 };
 
+#define ent_of(n) container_of(n, struct ent, node)
+
 static struct ent *find(struct kt_attrib_cache *c, __u64 id)
 {
-	struct ent *e;
+	struct kt_hnode *n;
 
-	for (e = c->b[kt_hash64(id, NBUCKETS)]; e; e = e->next)
-		if (e->a.cgroup_id == id)
-			return e;
+	for (n = *kt_htab_chain(&c->tab, id); n; n = n->next)
+		if (n->key == id)
+			return ent_of(n);
 	return NULL;
 }
 
@@ -67,19 +68,18 @@ static void clear_stack(struct kt_attrib_cache *c)
 		free(c->stack[--c->nstack]);
 }
 
+static void free_ent(struct kt_hnode *n)
+{
+	struct ent *e = ent_of(n);
+
+	free((char *)e->a.path);
+	free(e);
+}
+
 static void clear_table(struct kt_attrib_cache *c)
 {
-	size_t i;
-
-	for (i = 0; i < NBUCKETS; i++)
-		while (c->b[i]) {
-			struct ent *e = c->b[i];
-
-			c->b[i] = e->next;
-			free((char *)e->a.path);
-			free(e);
-		}
-	c->n = c->npending = 0;
+	kt_htab_clear(&c->tab, free_ent);
+	c->npending = 0;
 	c->st.cached = 0;
 }
 
@@ -87,7 +87,7 @@ static struct ent *insert(struct kt_attrib_cache *c, __u64 id)
 {
 	struct ent *e;
 
-	if (c->n >= MAX_ENTRIES) {
+	if (c->tab.n >= MAX_ENTRIES) {
 		kt_debug("attribution: %d cgroups cached, starting over", MAX_ENTRIES);
 		clear_table(c);
 		clear_stack(c);
@@ -96,10 +96,9 @@ static struct ent *insert(struct kt_attrib_cache *c, __u64 id)
 	if (!e)
 		return NULL;
 	e->a.cgroup_id = id;
-	e->next = c->b[kt_hash64(id, NBUCKETS)];
-	c->b[kt_hash64(id, NBUCKETS)] = e;
-	c->n++;
-	c->st.cached = c->n;
+	e->node.key = id;
+	kt_htab_add(&c->tab, &e->node);
+	c->st.cached = c->tab.n;
 	return e;
 }
 
@@ -171,13 +170,9 @@ static void start_walk(struct kt_attrib_cache *c)
 	top = strdup("");
 	if (!top)
 		return;
-	if (!c->capstack) {
-		c->stack = malloc(64 * sizeof(*c->stack));
-		if (!c->stack) {
-			free(top);
-			return;
-		}
-		c->capstack = 64;
+	if (KT_GROW(c->stack, c->capstack, 1)) {
+		free(top);
+		return;
 	}
 	c->stack[c->nstack++] = top;
 }
@@ -186,14 +181,8 @@ static void push_dir(struct kt_attrib_cache *c, const char *parent, const char *
 {
 	char *p;
 
-	if (c->nstack == c->capstack) {
-		char **ns = realloc(c->stack, 2 * c->capstack * sizeof(*ns));
-
-		if (!ns)
-			return;
-		c->stack = ns;
-		c->capstack *= 2;
-	}
+	if (KT_GROW(c->stack, c->capstack, c->nstack + 1))
+		return;
 	if (asprintf(&p, "%s/%s", parent, name) < 0)
 		return;
 	if (strlen(p) >= KT_CGPATH_MAX) {
@@ -222,17 +211,18 @@ static void found(struct kt_attrib_cache *c, __u64 id, const char *path)
 
 static void finish_walk(struct kt_attrib_cache *c)
 {
-	size_t i;
+	struct kt_hnode *n;
 	struct ent *e;
+	size_t i;
 
 	clear_stack(c);
-	for (i = 0; i < NBUCKETS && c->npending; i++)
-		for (e = c->b[i]; e; e = e->next)
-			if (e->pending) {
-				e->pending = false;
-				e->walked = true;
-				c->npending--;
-			}
+	kt_htab_for_each(&c->tab, i, n) {
+		e = ent_of(n);
+		if (e->pending) {
+			e->pending = false;
+			e->walked = true;
+		}
+	}
 	c->npending = 0;
 	c->st.walks++;
 }
@@ -335,6 +325,10 @@ struct kt_attrib_cache *kt_attrib_new(const char *root)
 
 	if (!c)
 		return NULL;
+	if (kt_htab_init(&c->tab, 256)) {
+		free(c);
+		return NULL;
+	}
 	c->rootfd = -1;
 	snprintf(c->root, sizeof(c->root), "%s", root ? root : "/sys/fs/cgroup");
 	/* Hybrid hierarchies keep cgroup2 at unified/. */
@@ -359,7 +353,8 @@ void kt_attrib_free(struct kt_attrib_cache *c)
 {
 	if (!c)
 		return;
-	clear_table(c);
+	kt_htab_fini(&c->tab, free_ent);
+	c->npending = 0;
 	clear_stack(c);
 	free(c->stack);
 	if (c->rootfd >= 0)

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/base.h"
 #include "record/compare.h"
 
 /* Reasons for known kernel deviations (see docs/compare.md). */
@@ -32,19 +33,11 @@ void kt_compare_fini(struct kt_compare *c)
 int kt_compare_add(struct kt_compare *c, const struct kt_record *r)
 {
 	int side = r->origin == KT_ORIGIN_NATIVE ? 0 : 1;
-	struct kt_record *n;
 
 	if (r->type != KT_RECORD_KSYMBOL && r->type != KT_RECORD_BPF_EVENT)
 		return 0;
-	if (c->n[side] == c->cap[side]) {
-		size_t cap = c->cap[side] ? c->cap[side] * 2 : 256;
-
-		n = realloc(c->rec[side], cap * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		c->rec[side] = n;
-		c->cap[side] = cap;
-	}
+	if (KT_GROW(c->rec[side], c->cap[side], c->n[side] + 1))
+		return -ENOMEM;
 	c->rec[side][c->n[side]++] = *r;
 	return 0;
 }

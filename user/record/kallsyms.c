@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/base.h"
 #include "record/kallsyms.h"
 #include "record/record.h"
 
@@ -202,15 +203,8 @@ static void core_list_head(struct kt_dynsyms *d, const char *line)
 int kt_dynsyms_add(struct kt_dynsyms *d, size_t *cap, __u64 addr, unsigned int source,
 		   const char *name)
 {
-	struct kt_dynsym *nv;
-
-	if (d->n == *cap) {
-		*cap = *cap ? *cap * 2 : 64;
-		nv = realloc(d->v, *cap * sizeof(*nv));
-		if (!nv)
-			return -ENOMEM;
-		d->v = nv;
-	}
+	if (KT_GROW(d->v, *cap, d->n + 1))
+		return -ENOMEM;
 	d->v[d->n].addr = addr;
 	d->v[d->n].source = source;
 	d->v[d->n].name = strdup(name);

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/base.h"
 #include "record/reorder.h"
 
 int kt_reorder_init(struct kt_reorder *q, __u64 window, size_t max)
@@ -24,9 +25,6 @@ void kt_reorder_fini(struct kt_reorder *q)
 
 static int make_room(struct kt_reorder *q)
 {
-	struct kt_reorder_ent *e;
-	size_t cap;
-
 	if (q->head + q->n < q->cap)
 		return 0;
 	if (q->head) {
@@ -34,13 +32,7 @@ static int make_room(struct kt_reorder *q)
 		q->head = 0;
 		return 0;
 	}
-	cap = q->cap ? q->cap * 2 : 64;
-	e = realloc(q->ents, cap * sizeof(*e));
-	if (!e)
-		return -ENOMEM;
-	q->ents = e;
-	q->cap = cap;
-	return 0;
+	return KT_GROW(q->ents, q->cap, q->n + 1);
 }
 
 int kt_reorder_push(struct kt_reorder *q, __u64 time, __u64 now, const void *data, size_t len)

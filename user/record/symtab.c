@@ -3,7 +3,8 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
-#include "util/hash.h"
+#include "util/base.h"
+#include "util/htab.h"
 #include "record/symtab.h"
 
 /* Who made a symbol and when, for replays. */
@@ -17,7 +18,7 @@ struct ident {
 };
 
 struct sym {
-	struct sym *next;
+	struct kt_hnode node; /* keyed by the address */
 	__u64 addr;
 	__u32 len;
 	__u16 ksym_type;
@@ -30,7 +31,7 @@ struct sym {
 };
 
 struct prog {
-	struct prog *next;
+	struct kt_hnode node; /* keyed by the id */
 	__u32 id;
 	__u8 tag[KT_TAG_SIZE];
 	bool seen;
@@ -58,10 +59,7 @@ struct tomb {
 };
 
 struct kt_symtab {
-	struct sym **syms;
-	size_t nbuckets_s, nsyms;
-	struct prog **progs;
-	size_t nbuckets_p, nprogs;
+	struct kt_htab syms, progs;
 	__u64 seq;
 	unsigned long long generation;
 	struct pending pend[NPENDING];
@@ -74,106 +72,58 @@ struct kt_symtab {
 	size_t ntombs, captombs;
 };
 
+#define sym_of(n) container_of(n, struct sym, node)
+#define prog_of(n) container_of(n, struct prog, node)
+
 struct kt_symtab *kt_symtab_new(void)
 {
 	struct kt_symtab *t = calloc(1, sizeof(*t));
 
 	if (!t)
 		return NULL;
-	t->nbuckets_s = t->nbuckets_p = 256;
-	t->syms = calloc(t->nbuckets_s, sizeof(*t->syms));
-	t->progs = calloc(t->nbuckets_p, sizeof(*t->progs));
-	if (!t->syms || !t->progs) {
+	if (kt_htab_init(&t->syms, 256) || kt_htab_init(&t->progs, 256)) {
 		kt_symtab_free(t);
 		return NULL;
 	}
 	return t;
 }
 
+static void free_sym(struct kt_hnode *n)
+{
+	free(sym_of(n));
+}
+
+static void free_prog(struct kt_hnode *n)
+{
+	free(prog_of(n));
+}
+
 void kt_symtab_free(struct kt_symtab *t)
 {
-	size_t i;
-
 	if (!t)
 		return;
-	for (i = 0; t->syms && i < t->nbuckets_s; i++)
-		while (t->syms[i]) {
-			struct sym *s = t->syms[i];
-
-			t->syms[i] = s->next;
-			free(s);
-		}
-	for (i = 0; t->progs && i < t->nbuckets_p; i++)
-		while (t->progs[i]) {
-			struct prog *p = t->progs[i];
-
-			t->progs[i] = p->next;
-			free(p);
-		}
-	free(t->syms);
-	free(t->progs);
+	kt_htab_fini(&t->syms, free_sym);
+	kt_htab_fini(&t->progs, free_prog);
 	free(t->tombs);
 	free(t);
 }
 
-static void grow_syms(struct kt_symtab *t)
+static struct kt_hnode **find_sym(struct kt_symtab *t, __u64 addr, const char *name)
 {
-	size_t n = t->nbuckets_s * 2, i;
-	struct sym **nb = calloc(n, sizeof(*nb));
+	struct kt_hnode **pp;
 
-	if (!nb)
-		return; /* keep the longer chains */
-	for (i = 0; i < t->nbuckets_s; i++)
-		while (t->syms[i]) {
-			struct sym *s = t->syms[i];
-			size_t h = kt_hash64(s->addr, n);
-
-			t->syms[i] = s->next;
-			s->next = nb[h];
-			nb[h] = s;
-		}
-	free(t->syms);
-	t->syms = nb;
-	t->nbuckets_s = n;
-}
-
-static void grow_progs(struct kt_symtab *t)
-{
-	size_t n = t->nbuckets_p * 2, i;
-	struct prog **nb = calloc(n, sizeof(*nb));
-
-	if (!nb)
-		return;
-	for (i = 0; i < t->nbuckets_p; i++)
-		while (t->progs[i]) {
-			struct prog *p = t->progs[i];
-			size_t h = kt_hash64(p->id, n);
-
-			t->progs[i] = p->next;
-			p->next = nb[h];
-			nb[h] = p;
-		}
-	free(t->progs);
-	t->progs = nb;
-	t->nbuckets_p = n;
-}
-
-static struct sym **find_sym(struct kt_symtab *t, __u64 addr, const char *name)
-{
-	struct sym **pp = &t->syms[kt_hash64(addr, t->nbuckets_s)];
-
-	for (; *pp; pp = &(*pp)->next)
-		if ((*pp)->addr == addr && !strcmp((*pp)->name, name))
+	for (pp = kt_htab_chain(&t->syms, addr); *pp; pp = &(*pp)->next)
+		if ((*pp)->key == addr && !strcmp(sym_of(*pp)->name, name))
 			return pp;
 	return NULL;
 }
 
-static struct prog **find_prog(struct kt_symtab *t, __u32 id)
+static struct kt_hnode **find_prog(struct kt_symtab *t, __u32 id)
 {
-	struct prog **pp = &t->progs[kt_hash64(id, t->nbuckets_p)];
+	struct kt_hnode **pp;
 
-	for (; *pp; pp = &(*pp)->next)
-		if ((*pp)->id == id)
+	for (pp = kt_htab_chain(&t->progs, id); *pp; pp = &(*pp)->next)
+		if ((*pp)->key == id)
 			return pp;
 	return NULL;
 }
@@ -290,15 +240,8 @@ static void tomb_add(struct kt_symtab *t, const struct kt_record *r)
 {
 	struct tomb *b;
 
-	if (t->ntombs == t->captombs) {
-		size_t n = t->captombs ? 2 * t->captombs : 16;
-
-		b = realloc(t->tombs, n * sizeof(*b));
-		if (!b)
-			return; /* a late unregister is then passed on twice */
-		t->tombs = b;
-		t->captombs = n;
-	}
+	if (KT_GROW(t->tombs, t->captombs, t->ntombs + 1))
+		return; /* a late unregister is then passed on twice */
 	b = &t->tombs[t->ntombs++];
 	memset(b, 0, sizeof(*b));
 	if (r->type == KT_RECORD_KSYMBOL) {
@@ -311,7 +254,7 @@ static void tomb_add(struct kt_symtab *t, const struct kt_record *r)
 }
 
 /* An unregister of the symbol at pp (NULL: one the table never had). */
-static int unregister_sym(struct kt_symtab *t, struct kt_record *r, struct sym **pp)
+static int unregister_sym(struct kt_symtab *t, struct kt_record *r, struct kt_hnode **pp)
 {
 	struct sym *s;
 	struct pending *pd;
@@ -320,7 +263,7 @@ static int unregister_sym(struct kt_symtab *t, struct kt_record *r, struct sym *
 		/* Born before we looked: still news; unless the resync already
 		 * said it died. */
 		return t->ntombs && tomb_take(t, r) ? KT_SYMTAB_DUP : KT_SYMTAB_NEW;
-	s = *pp;
+	s = sym_of(*pp);
 	if (s->prog_id) {
 		pd = pending_for(t, r->tid, true);
 		pd->last_unreg_id = s->prog_id;
@@ -332,9 +275,8 @@ static int unregister_sym(struct kt_symtab *t, struct kt_record *r, struct sym *
 			r->prog_id = s->prog_id;
 		restore_loader(r, &s->who);
 	}
-	*pp = s->next;
+	kt_htab_del(&t->syms, pp);
 	free(s);
-	t->nsyms--;
 	t->generation++;
 	return KT_SYMTAB_NEW;
 }
@@ -343,7 +285,7 @@ static int unregister_sym(struct kt_symtab *t, struct kt_record *r, struct sym *
 static int register_sym(struct kt_symtab *t, struct kt_record *r)
 {
 	size_t nlen = strnlen(r->name, KT_NAME_MAX - 1);
-	struct sym *s, **pp;
+	struct sym *s;
 	struct pending *pd;
 
 	if (t->ntombs)
@@ -373,19 +315,15 @@ static int register_sym(struct kt_symtab *t, struct kt_record *r)
 		if (pd->n < KT_MAX_SUBPROGS + 1)
 			pd->syms[pd->n++] = s;
 	}
-	if (t->nsyms >= t->nbuckets_s)
-		grow_syms(t);
-	pp = &t->syms[kt_hash64(s->addr, t->nbuckets_s)];
-	s->next = *pp;
-	*pp = s;
-	t->nsyms++;
+	s->node.key = s->addr;
+	kt_htab_add(&t->syms, &s->node);
 	t->generation++;
 	return KT_SYMTAB_NEW;
 }
 
 static int apply_ksymbol(struct kt_symtab *t, struct kt_record *r)
 {
-	struct sym **pp = find_sym(t, r->addr, r->name);
+	struct kt_hnode **pp = find_sym(t, r->addr, r->name);
 
 	if (r->flags & KT_KSYM_FLAG_UNREGISTER)
 		return unregister_sym(t, r, pp);
@@ -409,7 +347,8 @@ static void adopt_pending(struct kt_symtab *t, __u32 tid, __u32 id)
 
 static int apply_bpf_event(struct kt_symtab *t, struct kt_record *r)
 {
-	struct prog **pp, *p;
+	struct kt_hnode **pp;
+	struct prog *p;
 	struct pending *pd;
 	size_t nlen;
 
@@ -418,7 +357,7 @@ static int apply_bpf_event(struct kt_symtab *t, struct kt_record *r)
 			pd = pending_for(t, r->tid, false);
 			if (pd && pd->last_unreg_id) {
 				pp = find_prog(t, pd->last_unreg_id);
-				if (pp && !memcmp((*pp)->tag, r->tag, KT_TAG_SIZE))
+				if (pp && !memcmp(prog_of(*pp)->tag, r->tag, KT_TAG_SIZE))
 					r->prog_id = pd->last_unreg_id;
 			}
 		}
@@ -429,11 +368,10 @@ static int apply_bpf_event(struct kt_symtab *t, struct kt_record *r)
 		if (!pp && t->ntombs && tomb_take(t, r))
 			return KT_SYMTAB_DUP;
 		if (pp) {
-			p = *pp;
+			p = prog_of(*pp);
 			restore_loader(r, &p->who);
-			*pp = p->next;
+			kt_htab_del(&t->progs, pp);
 			free(p);
-			t->nprogs--;
 			t->generation++;
 		}
 		return KT_SYMTAB_NEW;
@@ -456,12 +394,8 @@ static int apply_bpf_event(struct kt_symtab *t, struct kt_record *r)
 	memcpy(p->tag, r->tag, KT_TAG_SIZE);
 	p->seen = true;
 	ident_from(&p->who, r);
-	if (t->nprogs >= t->nbuckets_p)
-		grow_progs(t);
-	pp = &t->progs[kt_hash64(p->id, t->nbuckets_p)];
-	p->next = *pp;
-	*pp = p;
-	t->nprogs++;
+	p->node.key = p->id;
+	kt_htab_add(&t->progs, &p->node);
 	t->generation++;
 	return KT_SYMTAB_NEW;
 }
@@ -551,22 +485,21 @@ static int walk(struct kt_symtab *t, const struct filter *f,
 	struct prog **ps = NULL;
 	struct kt_record *r = malloc(sizeof(*r));
 	size_t i, j, ns = 0, np = 0;
+	struct kt_hnode *n;
 	int err = 0;
 
-	ss = malloc((t->nsyms + 1) * sizeof(*ss));
-	ps = malloc((t->nprogs + 1) * sizeof(*ps));
+	ss = malloc((t->syms.n + 1) * sizeof(*ss));
+	ps = malloc((t->progs.n + 1) * sizeof(*ps));
 	if (!r || !ss || !ps) {
 		err = -ENOMEM;
 		goto out;
 	}
-	for (i = 0; i < t->nbuckets_s; i++)
-		for (struct sym *s = t->syms[i]; s; s = s->next)
-			if (sym_in(f, s))
-				ss[ns++] = s;
-	for (i = 0; i < t->nbuckets_p; i++)
-		for (struct prog *p = t->progs[i]; p; p = p->next)
-			if (prog_in(f, p))
-				ps[np++] = p;
+	kt_htab_for_each(&t->syms, i, n)
+		if (sym_in(f, sym_of(n)))
+			ss[ns++] = sym_of(n);
+	kt_htab_for_each(&t->progs, i, n)
+		if (prog_in(f, prog_of(n)))
+			ps[np++] = prog_of(n);
 	qsort(ss, ns, sizeof(*ss), by_prog_then_seq);
 	qsort(ps, np, sizeof(*ps), by_id);
 
@@ -609,30 +542,30 @@ int kt_symtab_walk(struct kt_symtab *t, int (*fn)(void *ctx, struct kt_record *r
 
 void kt_symtab_mark_begin(struct kt_symtab *t)
 {
+	struct kt_hnode *n;
 	size_t i;
 
-	for (i = 0; i < t->nbuckets_s; i++)
-		for (struct sym *s = t->syms[i]; s; s = s->next)
-			s->seen = false;
-	for (i = 0; i < t->nbuckets_p; i++)
-		for (struct prog *p = t->progs[i]; p; p = p->next)
-			p->seen = false;
+	kt_htab_for_each(&t->syms, i, n)
+		sym_of(n)->seen = false;
+	kt_htab_for_each(&t->progs, i, n)
+		prog_of(n)->seen = false;
 	t->ntombs = 0;
 }
 
 bool kt_symtab_mark(struct kt_symtab *t, const struct kt_record *r)
 {
-	struct sym **sp;
-	struct prog **pp;
+	struct kt_hnode **pp;
+	struct sym *s;
 
 	if (r->type == KT_RECORD_KSYMBOL) {
-		sp = find_sym(t, r->addr, r->name);
-		if (!sp)
+		pp = find_sym(t, r->addr, r->name);
+		if (!pp)
 			return false;
-		(*sp)->seen = true;
+		s = sym_of(*pp);
+		s->seen = true;
 		/* Its PROG_LOAD was lost: the enumeration knows its program. */
-		if (r->source == KT_SRC_BPF_PROG && !(*sp)->prog_id)
-			(*sp)->prog_id = r->prog_id;
+		if (r->source == KT_SRC_BPF_PROG && !s->prog_id)
+			s->prog_id = r->prog_id;
 		return true;
 	}
 	if (r->type != KT_RECORD_BPF_EVENT || r->bpf_type != KT_BPF_EVENT_PROG_LOAD)
@@ -640,7 +573,7 @@ bool kt_symtab_mark(struct kt_symtab *t, const struct kt_record *r)
 	pp = find_prog(t, r->prog_id);
 	if (!pp)
 		return false;
-	(*pp)->seen = true;
+	prog_of(*pp)->seen = true;
 	return true;
 }
 
@@ -655,15 +588,8 @@ static int collect_one(void *ctx, struct kt_record *r)
 	struct collect *c = ctx;
 	struct kt_record *v;
 
-	if (c->n == c->cap) {
-		size_t n = c->cap ? 2 * c->cap : 16;
-
-		v = realloc(c->v, n * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		c->v = v;
-		c->cap = n;
-	}
+	if (KT_GROW(c->v, c->cap, c->n + 1))
+		return -ENOMEM;
 	v = &c->v[c->n++];
 	*v = *r;
 	v->rflags = KT_RF_NO_TASK;
@@ -698,12 +624,12 @@ int kt_symtab_unmarked(struct kt_symtab *t, unsigned int sources, bool progs,
 
 size_t kt_symtab_nsyms(const struct kt_symtab *t)
 {
-	return t->nsyms;
+	return t->syms.n;
 }
 
 size_t kt_symtab_nprogs(const struct kt_symtab *t)
 {
-	return t->nprogs;
+	return t->progs.n;
 }
 
 unsigned long long kt_symtab_generation(const struct kt_symtab *t)

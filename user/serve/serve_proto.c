@@ -3,12 +3,11 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include "util/base.h"
 #include "util/fileio.h"
 #include "history/resolve.h"
 #include "serve/serve_proto.h"
 #include "serve/serve_socket.h"
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static const char *const modes[] = {
 	[KT_MODE_STREAM] = "stream",

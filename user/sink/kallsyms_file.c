@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "util/base.h"
 #include "record/kallsyms.h"
 #include "sink/kallsyms_file.h"
 #include "util/clock.h"
@@ -27,17 +28,11 @@ struct lines {
 static int collect(void *ctx, struct kt_record *r)
 {
 	struct lines *l = ctx;
-	struct line *nv;
 
 	if (r->type != KT_RECORD_KSYMBOL || !kt_kallsyms_module(r->source))
 		return 0;
-	if (l->n == l->cap) {
-		l->cap = l->cap ? l->cap * 2 : 64;
-		nv = realloc(l->v, l->cap * sizeof(*nv));
-		if (!nv)
-			return -ENOMEM;
-		l->v = nv;
-	}
+	if (KT_GROW(l->v, l->cap, l->n + 1))
+		return -ENOMEM;
 	l->v[l->n].addr = r->addr;
 	l->v[l->n].source = r->source;
 	l->v[l->n].name = strdup(r->name);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
+#include "util/base.h"
 #include "kt_snapshot.h"
 #include "util/log.h"
 #include "snapshot/snapshot.h"
@@ -231,7 +232,7 @@ static int by_id(const void *a, const void *b)
 
 int kt_snapshot_read_progs(struct kt_prog_desc **out, size_t *count)
 {
-	struct kt_prog_desc *v = NULL, *nv;
+	struct kt_prog_desc *v = NULL;
 	size_t n = 0, cap = 0;
 	__u32 id = 0;
 	int fd, err;
@@ -249,15 +250,10 @@ int kt_snapshot_read_progs(struct kt_prog_desc **out, size_t *count)
 			err = -errno;
 			break;
 		}
-		if (n == cap) {
-			cap = cap ? cap * 2 : 64;
-			nv = realloc(v, cap * sizeof(*v));
-			if (!nv) {
-				close(fd);
-				err = -ENOMEM;
-				break;
-			}
-			v = nv;
+		if (KT_GROW(v, cap, n + 1)) {
+			close(fd);
+			err = -ENOMEM;
+			break;
 		}
 		err = read_prog(fd, &v[n]);
 		close(fd);

@@ -17,6 +17,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <linux/types.h>
+#include "util/base.h"
 #include "kt_snapshot.h"
 #include "util/log.h"
 #include "util/fileio.h"
@@ -44,8 +45,8 @@ static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list a
 static int walk_run(const struct kt_walker *wk, const struct kt_dynsyms *ks,
 		    struct kt_snap_image **out, size_t *count, int *flags)
 {
-	size_t len = kt_walker_state_size(), n = 0;
-	struct kt_snap_image *v = NULL, *nv;
+	size_t len = kt_walker_state_size(), n = 0, cap = 0;
+	struct kt_snap_image *v = NULL;
 	struct kt_dynsyms core;
 	struct kt_snap_state *st;
 	int err = 0, runs = 0;
@@ -85,12 +86,10 @@ static int walk_run(const struct kt_walker *wk, const struct kt_dynsyms *ks,
 		*flags |= opts.retval;
 		if (st->nimages > KT_SNAP_MAX_IMAGES || (!st->nimages && !st->more))
 			break;
-		nv = realloc(v, (n + st->nimages) * sizeof(*v));
-		if (!nv) {
+		if (KT_GROW(v, cap, n + st->nimages)) {
 			err = -ENOMEM;
 			break;
 		}
-		v = nv;
 		memcpy(v + n, st->images, st->nimages * sizeof(*v));
 		n += st->nimages;
 	} while (st->more && ++runs < MAX_RUNS);

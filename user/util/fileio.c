@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "util/base.h"
 #include "util/fileio.h"
 
 int kt_write_all(int fd, const void *data, size_t len)
@@ -115,4 +116,38 @@ ssize_t kt_read_small(const char *path, char *buf, size_t size)
 	buf[got] = 0;
 	close(fd);
 	return got;
+}
+
+int kt_read_file(const char *path, size_t hint, char **out, size_t *size)
+{
+	size_t cap = 0, n = 0;
+	char *buf = NULL;
+	ssize_t r = 0;
+	int fd, err = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		if (KT_GROW(buf, cap, n < hint ? hint : n + 1)) {
+			err = -ENOMEM;
+			break;
+		}
+		r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			err = -errno;
+		if (r <= 0)
+			break;
+		n += r;
+	}
+	close(fd);
+	if (err) {
+		free(buf);
+		return err;
+	}
+	*out = buf;
+	*size = n;
+	return 0;
 }

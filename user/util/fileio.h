@@ -13,6 +13,9 @@ int kt_read_all(int fd, void *data, size_t len);
 /* A small file (procfs, sysfs, debugfs) into buf, NUL-terminated: the bytes
  * read, or -errno. */
 ssize_t kt_read_small(const char *path, char *buf, size_t size);
+/* A whole file of any size (/sys/kernel/btf/vmlinux: 5-8 MiB) into a
+ * malloc()ed *out of *size bytes, hint the size to start with.  0 or -errno. */
+int kt_read_file(const char *path, size_t hint, char **out, size_t *size);
 /* The same at offset off (pread(2)). */
 int kt_pread_all(int fd, void *data, size_t len, off_t off);
 /* Write data to a temporary file beside path (same file system), give it
