@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include "fuzz.h"
 #include "fuzz_history.h"
+#include "encode/encode_answer.h"
 #include "history/resolve.h"
 #include "history/symbolize.h"
 
@@ -20,7 +21,7 @@ static int name(void *ctx, __u64 addr, __u64 t, char *buf, size_t size)
 {
 	const struct kt_hsym *s = kt_history_find(ctx, addr, t);
 
-	return s ? kt_format_sym(buf, size, s, addr) > 0 : 0;
+	return s ? kt_answer_text(buf, size, s, addr) > 0 : 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

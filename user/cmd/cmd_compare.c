@@ -18,6 +18,7 @@
 #include "util/clock.h"
 #include "record/compare.h"
 #include "encode/encode.h"
+#include "encode/json_writer.h"
 #include "util/log.h"
 #include "util/loop.h"
 #include "util/spawn.h"
@@ -146,48 +147,62 @@ static void print_text(const struct kt_compare *c, double secs, unsigned long lo
 		printf("reason %zu: %s\n", r + 1, reasons[r]);
 }
 
-static void json_record(const struct kt_record *r)
+/* A record's JSON object as a value (its encoding without the newline). */
+static void json_record(struct kt_jw *w, const struct kt_record *r)
 {
 	char buf[KT_ENCODE_MAX];
-	ssize_t n = kt_encode_json(r, buf, sizeof(buf));
+	ssize_t n = r ? kt_encode_json(r, buf, sizeof(buf)) : -1;
 
 	if (n > 0 && buf[n - 1] == '\n')
-		buf[--n] = 0;
-	fputs(n > 0 ? buf : "null", stdout);
+		n--;
+	if (n > 0)
+		kt_jw_raw(w, buf, n);
+	else
+		kt_jw_null(w);
 }
 
 static void print_json(const struct kt_compare *c, double secs, unsigned long long lost[2], bool ok)
 {
-	char esc[512];
+	struct kt_jw w;
+	ssize_t n;
 	size_t i;
 
-	printf("{\"window_seconds\":%.3f,\"matched\":%zu,\"only_native\":%zu,\"only_bpf\":%zu,"
-	       "\"field_mismatches\":%zu,\"explained\":%zu,\"outside_window\":%zu,"
-	       "\"lost_native\":%llu,\"lost_bpf\":%llu,\"unexplained\":%s,\"differences\":[",
-	       secs, c->count[KT_CMP_MATCHED], c->count[KT_CMP_ONLY_NATIVE],
-	       c->count[KT_CMP_ONLY_BPF], c->count[KT_CMP_MISMATCH], c->count[KT_CMP_EXPLAINED],
-	       c->outside, lost[0], lost[1], ok ? "false" : "true");
+	kt_jw_init_dyn(&w);
+	kt_jw_obj_begin(&w);
+	KT_JW_FIELD(kt_jw_double, &w, "window_seconds", secs, 3);
+	KT_JW_FIELD(kt_jw_u64, &w, "matched", c->count[KT_CMP_MATCHED]);
+	KT_JW_FIELD(kt_jw_u64, &w, "only_native", c->count[KT_CMP_ONLY_NATIVE]);
+	KT_JW_FIELD(kt_jw_u64, &w, "only_bpf", c->count[KT_CMP_ONLY_BPF]);
+	KT_JW_FIELD(kt_jw_u64, &w, "field_mismatches", c->count[KT_CMP_MISMATCH]);
+	KT_JW_FIELD(kt_jw_u64, &w, "explained", c->count[KT_CMP_EXPLAINED]);
+	KT_JW_FIELD(kt_jw_u64, &w, "outside_window", c->outside);
+	KT_JW_FIELD(kt_jw_u64, &w, "lost_native", lost[0]);
+	KT_JW_FIELD(kt_jw_u64, &w, "lost_bpf", lost[1]);
+	KT_JW_FIELD(kt_jw_bool, &w, "unexplained", !ok);
+	kt_jw_key(&w, "differences");
+	kt_jw_arr_begin(&w);
 	for (i = 0; i < c->nitems; i++) {
 		const struct kt_cmp_item *it = &c->items[i];
 
-		printf("%s{\"kind\":\"%s\"", i ? "," : "", kt_cmp_kind_name(it->kind));
+		kt_jw_obj_begin(&w);
+		KT_JW_FIELD(kt_jw_str, &w, "kind", kt_cmp_kind_name(it->kind));
 		if (it->field)
-			printf(",\"field\":\"%s\"", it->field);
-		if (it->reason && kt_json_str(esc, sizeof(esc), it->reason) > 0)
-			printf(",\"reason\":%s", esc);
-		printf(",\"native\":");
-		if (it->native)
-			json_record(it->native);
-		else
-			fputs("null", stdout);
-		printf(",\"bpf\":");
-		if (it->bpf)
-			json_record(it->bpf);
-		else
-			fputs("null", stdout);
-		putchar('}');
+			KT_JW_FIELD(kt_jw_str, &w, "field", it->field);
+		if (it->reason)
+			KT_JW_FIELD(kt_jw_str, &w, "reason", it->reason);
+		KT_JW_FIELD(json_record, &w, "native", it->native);
+		KT_JW_FIELD(json_record, &w, "bpf", it->bpf);
+		kt_jw_obj_end(&w);
 	}
-	printf("]}\n");
+	kt_jw_arr_end(&w);
+	kt_jw_obj_end(&w);
+	KT_JW_LIT(&w, "\n");
+	n = kt_jw_end(&w);
+	if (n < 0)
+		kt_err("compare: %s", strerror((int)-n));
+	else
+		fwrite(w.p, 1, n, stdout);
+	kt_jw_free(&w);
 }
 
 static void compare_usage(void)
@@ -234,7 +249,7 @@ struct run {
 	struct kt_loop *l;
 	struct kt_watch w[2]; /* [0] bpf, [1] native */
 	struct kt_timer end;
-	struct kt_signal sig[3];
+	struct kt_stop_signals sig;
 };
 
 /* Open both backends; what each queued before the window is drained. */
@@ -316,12 +331,9 @@ static void child_ended(struct run *r)
 	kt_timer_at(&r->end, kt_monotonic_ns() + (__u64)(r->grace * 1e9));
 }
 
-static void on_sig(struct kt_signal *s, int sig)
+static void on_sig(struct kt_stop_signals *set, int sig)
 {
-	struct run *r = container_of(s, struct run,
-				     sig[sig == SIGINT	? 0 :
-					 sig == SIGTERM ? 1 :
-							  2]);
+	struct run *r = container_of(set, struct run, sig);
 
 	if (sig == SIGCHLD) {
 		child_ended(r);
@@ -333,8 +345,7 @@ static void on_sig(struct kt_signal *s, int sig)
 
 static int window_loop(struct run *r, double duration)
 {
-	static const int sigs[3] = { SIGINT, SIGTERM, SIGCHLD };
-	int i, err;
+	int err;
 
 	err = kt_loop_new(&r->l);
 	if (err)
@@ -342,8 +353,8 @@ static int window_loop(struct run *r, double duration)
 	err = kt_watch_start(r->l, &r->w[0], r->bpf->ops->fd(r->bpf), KT_IN, on_bpf)		?:
 		      kt_watch_start(r->l, &r->w[1], r->nat->ops->fd(r->nat), KT_IN, on_native) ?:
 		      kt_timer_init(r->l, &r->end, on_end);
-	for (i = 0; !err && i < 3; i++)
-		err = kt_signal_start(r->l, &r->sig[i], sigs[i], on_sig);
+	if (!err)
+		err = kt_stop_signals_start(r->l, &r->sig, true, on_sig);
 	if (!err) {
 		if (duration > 0)
 			kt_timer_at(&r->end, kt_monotonic_ns() + (__u64)(duration * 1e9));
@@ -354,8 +365,7 @@ static int window_loop(struct run *r, double duration)
 			kt_loop_exit(r->l, 0);
 		err = kt_loop_run(r->l);
 	}
-	for (i = 0; i < 3; i++)
-		kt_signal_stop(&r->sig[i]);
+	kt_stop_signals_stop(&r->sig);
 	kt_timer_fini(&r->end);
 	kt_watch_stop(&r->w[0]);
 	kt_watch_stop(&r->w[1]);

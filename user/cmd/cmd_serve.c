@@ -104,7 +104,7 @@ struct serve_run {
 	struct kt_loop *l;
 	struct kt_watch backend, http_w;
 	struct kt_timer wake, metrics, end;
-	struct kt_signal sig[2];
+	struct kt_stop_signals sig;
 };
 
 /* A group name from /etc/group itself: getgrnam() in a static binary would
@@ -347,9 +347,9 @@ static void on_end(struct kt_timer *t)
 	kt_loop_exit(container_of(t, struct serve_run, end)->l, 0);
 }
 
-static void on_sig(struct kt_signal *s, int sig)
+static void on_sig(struct kt_stop_signals *set, int sig)
 {
-	struct serve_run *r = container_of(s, struct serve_run, sig[sig == SIGINT ? 0 : 1]);
+	struct serve_run *r = container_of(set, struct serve_run, sig);
 
 	kt_stop = 1;
 	kt_loop_exit(r->l, 0);
@@ -361,8 +361,7 @@ static int serve_arm(struct serve_run *r, const struct kt_common *c)
 	int err = kt_timer_init(r->l, &r->wake, on_wake)		    ?:
 			  kt_timer_init(r->l, &r->metrics, on_metrics)	    ?:
 			  kt_timer_init(r->l, &r->end, on_end)		    ?:
-			  kt_signal_start(r->l, &r->sig[0], SIGINT, on_sig) ?:
-			  kt_signal_start(r->l, &r->sig[1], SIGTERM, on_sig);
+			  kt_stop_signals_start(r->l, &r->sig, false, on_sig);
 
 	if (err)
 		return err;
@@ -479,12 +478,9 @@ static const struct option serve_longopts[] = {
 
 static void serve_close_loop(struct serve_run *r)
 {
-	int i;
-
 	if (!r->l)
 		return;
-	for (i = 0; i < 2; i++)
-		kt_signal_stop(&r->sig[i]);
+	kt_stop_signals_stop(&r->sig);
 	kt_timer_fini(&r->wake);
 	kt_timer_fini(&r->metrics);
 	kt_timer_fini(&r->end);

@@ -64,13 +64,8 @@ int cmd_snapshot(int argc, char **argv)
 	struct kt_common c;
 	int err, status;
 
-	kt_common_init(&c);
-	if (kt_cmd_parse(&cmd, &c, argc, argv, &status) < 0)
+	if (kt_cmd_start_stdout(&cmd, &c, argc, argv, &p, &out, &status) < 0)
 		return status;
-	if (kt_stdout_pipeline(&p, &out, c.fmt)) {
-		kt_err("out of memory");
-		return KT_EXIT_FAIL;
-	}
 	signal(SIGPIPE, SIG_IGN);
 	err = kt_emit_snapshot(&p, NULL);
 	if (!err) {

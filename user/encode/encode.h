@@ -36,7 +36,9 @@ ssize_t kt_encode_perf(const struct kt_record *r, void *buf, size_t size);
 ssize_t kt_encode_perf_comm(const struct kt_record *r, void *buf, size_t size);
 ssize_t kt_encode(enum kt_format fmt, const struct kt_record *r, void *buf, size_t size);
 
-/* JSON string escaping (quotes included); returns length or -ENOSPC. */
-ssize_t kt_json_str(char *buf, size_t size, const char *s);
+/* serve's {"kind":"snapshot_end",...} line after a JSON client's snapshot
+ * (docs/serve.md). */
+ssize_t kt_encode_snapshot_end(char *buf, size_t size, __u64 time, unsigned long long records,
+			       const char *reason);
 
 #endif

@@ -19,20 +19,8 @@
 #include <linux/types.h>
 #include <stddef.h>
 #include "record/record.h"
+#include "record/hsym.h"
 
-#define KT_HIST_ALIVE (~0ULL)
-/* A lookup time later than every death: "now", whatever the clock says. */
-#define KT_HIST_NOW (~0ULL - 1)
-
-struct kt_hsym {
-	__u64 birth; /* perf's clock; 0: existed when the recording started */
-	__u64 death; /* KT_HIST_ALIVE: still there */
-	__u64 addr;
-	__u32 len;
-	unsigned char source; /* enum kt_source */
-	unsigned char ksym_type; /* PERF_RECORD_KSYMBOL_TYPE_* */
-	char *name;
-};
 
 /* The generations of one start address, oldest first. */
 struct kt_hslot {

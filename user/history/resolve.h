@@ -16,7 +16,5 @@ int kt_parse_addr(const char *s, size_t len, __u64 *addr);
 /* A time on perf's clock: nanoseconds ("123456789"), seconds as perf script
  * and dmesg print them ("12.345678"), or "now" (= now).  -EINVAL. */
 int kt_parse_time(const char *s, __u64 now, __u64 *t);
-/* "NAME+0xOFF/0xLEN [MODULE]" (the kernel's %pS), or "[unknown]" for NULL. */
-int kt_format_sym(char *buf, size_t size, const struct kt_hsym *s, __u64 addr);
 
 #endif

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "run/cmd_opts.h"
+#include "sink/output.h"
 #include "util/log.h"
 
 int kt_cmd_parse(const struct kt_cmd *cmd, struct kt_common *c, int argc, char **argv, int *status)
@@ -41,4 +42,18 @@ int kt_cmd_parse(const struct kt_cmd *cmd, struct kt_common *c, int argc, char *
 usage:
 	*status = KT_EXIT_USAGE;
 	return -1;
+}
+
+int kt_cmd_start_stdout(const struct kt_cmd *cmd, struct kt_common *c, int argc, char **argv,
+			struct kt_pipeline *p, struct kt_output_sink *out, int *status)
+{
+	kt_common_init(c);
+	if (kt_cmd_parse(cmd, c, argc, argv, status) < 0)
+		return -1;
+	if (kt_stdout_pipeline(p, out, c->fmt)) {
+		kt_err("out of memory");
+		*status = KT_EXIT_FAIL;
+		return -1;
+	}
+	return 0;
 }

@@ -40,4 +40,12 @@ struct kt_cmd {
  */
 int kt_cmd_parse(const struct kt_cmd *cmd, struct kt_common *c, int argc, char **argv, int *status);
 
+struct kt_pipeline;
+struct kt_output_sink;
+/* What stream and snapshot begin with: kt_common_init(), kt_cmd_parse(),
+ * and the pipeline to stdout in the chosen format.  -1 with *status set
+ * when the command is to exit now (--help, a bad option, no memory). */
+int kt_cmd_start_stdout(const struct kt_cmd *cmd, struct kt_common *c, int argc, char **argv,
+			struct kt_pipeline *p, struct kt_output_sink *out, int *status);
+
 #endif

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "encode/encode_answer.h"
 #include "run/cli.h"
 #include "record/kallsyms.h"
 #include "util/fileio.h"
@@ -177,7 +178,7 @@ int kt_lookup_name(struct kt_lookup *l, __u64 addr, __u64 t, char *buf, size_t s
 	s = kt_history_find(&l->h, addr, t);
 	if (!s)
 		return 0;
-	kt_format_sym(buf, size, s, addr);
+	kt_answer_text(buf, size, s, addr);
 	return 1;
 }
 

@@ -35,7 +35,7 @@ struct run {
 	volatile sig_atomic_t *done;
 	struct kt_watch backend;
 	struct kt_timer wake, end;
-	struct kt_signal sig[3];
+	struct kt_stop_signals sig;
 };
 
 /* What every wake-up does: the backend's records, then the pipeline's
@@ -71,12 +71,9 @@ static void on_end(struct kt_timer *t)
 	kt_loop_exit(container_of(t, struct run, end)->l, 0);
 }
 
-static void on_sig(struct kt_signal *s, int sig)
+static void on_sig(struct kt_stop_signals *set, int sig)
 {
-	struct run *r = container_of(s, struct run,
-				     sig[sig == SIGINT	? 0 :
-					 sig == SIGTERM ? 1 :
-							  2]);
+	struct run *r = container_of(set, struct run, sig);
 
 	if (sig == SIGCHLD) {
 		if (!r->done)
@@ -93,9 +90,8 @@ static void on_sig(struct kt_signal *s, int sig)
 int kt_run(struct kt_backend *b, double duration, struct kt_pipeline *p,
 	   volatile sig_atomic_t *done)
 {
-	static const int sigs[3] = { SIGINT, SIGTERM, SIGCHLD };
 	struct run r = { .b = b, .p = p, .done = done };
-	int i, err;
+	int err;
 
 	err = kt_loop_new(&r.l);
 	if (err)
@@ -104,8 +100,8 @@ int kt_run(struct kt_backend *b, double duration, struct kt_pipeline *p,
 		      kt_timer_init(r.l, &r.wake, on_wake)			?:
 		      kt_timer_init(r.l, &r.end, on_end);
 	/* SIGCHLD only for record -- CMD: its end ends the run. */
-	for (i = 0; !err && i < (done ? 3 : 2); i++)
-		err = kt_signal_start(r.l, &r.sig[i], sigs[i], on_sig);
+	if (!err)
+		err = kt_stop_signals_start(r.l, &r.sig, done, on_sig);
 	if (!err) {
 		if (duration > 0)
 			kt_timer_at(&r.end, kt_monotonic_ns() + (__u64)(duration * 1e9));
@@ -116,8 +112,7 @@ int kt_run(struct kt_backend *b, double duration, struct kt_pipeline *p,
 			run_round(&r);
 		err = kt_loop_run(r.l);
 	}
-	for (i = 0; i < 3; i++)
-		kt_signal_stop(&r.sig[i]);
+	kt_stop_signals_stop(&r.sig);
 	kt_timer_fini(&r.wake);
 	kt_timer_fini(&r.end);
 	kt_watch_stop(&r.backend);

@@ -1,13 +1,10 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* The serve socket's query (query.h). */
-#include <inttypes.h>
-#include <linux/perf_event.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
-#include "record/kallsyms.h"
-#include "serve/query.h"
+#include "encode/encode_answer.h"
 #include "history/resolve.h"
+#include "serve/query.h"
 
 size_t kt_query_next(struct kt_query *q, const char *in, size_t len, bool full, const char **req,
 		     size_t *req_len)
@@ -53,94 +50,10 @@ size_t kt_query_next(struct kt_query *q, const char *in, size_t len, bool full, 
 /* An error answer in q's format. */
 static size_t error(const struct kt_query *q, char *buf, size_t size, bool *bad, const char *why)
 {
-	char esc[200];
-	int n;
+	ssize_t n = kt_answer_error(buf, size, q->fmt == KT_FMT_JSON, why);
 
 	*bad = true;
-	if (q->fmt == KT_FMT_JSON) {
-		if (kt_json_str(esc, sizeof(esc), why) < 0)
-			strcpy(esc, "\"?\"");
-		n = snprintf(buf, size, "{\"error\":%s}\n", esc);
-	} else {
-		n = snprintf(buf, size, "error: %s\n", why);
-	}
-	return n < 0 ? 0 : (size_t)n >= size ? size - 1 : (size_t)n;
-}
-
-/* " ,"NAME":"2026-12-03T12:00:00.123456789Z"" for a perf-clock time. */
-static int wall(char *buf, size_t size, const char *name, __u64 t, __s64 off)
-{
-	__s64 w = (__s64)t + off;
-	time_t sec = w / 1000000000LL;
-	struct tm tm;
-
-	/* Birth 0: it existed before the daemon started, when is unknown. */
-	if (!off || !t || t == KT_HIST_ALIVE || w < 0 || !gmtime_r(&sec, &tm))
-		return snprintf(buf, size, ",\"%s\":null", name);
-	return snprintf(buf, size, ",\"%s\":\"%04d-%02d-%02dT%02d:%02d:%02d.%09lldZ\"", name,
-			tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
-			tm.tm_sec, (long long)(w % 1000000000LL));
-}
-
-static size_t json(const struct kt_query *q, __u64 addr, __u64 t, const struct kt_hsym *s,
-		   char *buf, size_t size)
-{
-	char when[32], name[KT_NAME_MAX * 6 + 3], bw[64], dw[64];
-	const char *mod;
-	int n;
-
-	if (t == KT_HIST_NOW)
-		snprintf(when, sizeof(when), "\"now\"");
-	else
-		snprintf(when, sizeof(when), "%" PRIu64, (uint64_t)t);
-	if (!s) {
-		n = snprintf(buf, size, "{\"addr\":\"0x%" PRIx64 "\",\"time\":%s,\"name\":null}\n",
-			     (uint64_t)addr, when);
-		return n < 0 || (size_t)n >= size ? 0 : (size_t)n;
-	}
-	if (kt_json_str(name, sizeof(name), s->name) < 0)
-		return 0;
-	mod = kt_kallsyms_module(s->source);
-	wall(bw, sizeof(bw), "birth_wall", s->birth, q->wall_off);
-	wall(dw, sizeof(dw), "death_wall", s->death, q->wall_off);
-	n = snprintf(buf, size,
-		     "{\"addr\":\"0x%" PRIx64 "\",\"time\":%s,\"name\":%s,\"start\":\"0x%" PRIx64
-		     "\",\"offset\":%" PRIu64 ",\"len\":%u,\"module\":%s%s%s,\"source\":\"%s\""
-		     ",\"birth\":%" PRIu64 ",\"death\":",
-		     (uint64_t)addr, when, name, (uint64_t)s->addr, (uint64_t)(addr - s->addr),
-		     s->len, mod ? "\"" : "null", mod ? mod : "", mod ? "\"" : "",
-		     kt_source_name(s->source), (uint64_t)s->birth);
-	if (n < 0 || (size_t)n >= size)
-		return 0;
-	n += s->death == KT_HIST_ALIVE ?
-		     snprintf(buf + n, size - n, "null%s%s}\n", bw, dw) :
-		     snprintf(buf + n, size - n, "%" PRIu64 "%s%s}\n", (uint64_t)s->death, bw, dw);
-	return (size_t)n >= size ? 0 : (size_t)n;
-}
-
-/* A PERF_RECORD_KSYMBOL without a trailer: the symbol, or (unknown) the
- * queried address with len 0 and an empty name. */
-static size_t raw(__u64 addr, const struct kt_hsym *s, char *buf, size_t size)
-{
-	struct {
-		struct perf_event_header h;
-		__u64 addr;
-		__u32 len;
-		__u16 ksym_type, flags;
-	} k = { .h.type = PERF_RECORD_KSYMBOL };
-	size_t nlen = s ? strlen(s->name) + 1 : 1, total = (sizeof(k) + nlen + 7) & ~7UL;
-
-	if (total > size)
-		return 0;
-	k.h.size = total;
-	k.addr = s ? s->addr : addr;
-	k.len = s ? s->len : 0;
-	k.ksym_type = s ? s->ksym_type : 0;
-	memset(buf, 0, total);
-	memcpy(buf, &k, sizeof(k));
-	if (s)
-		memcpy(buf + sizeof(k), s->name, nlen);
-	return total;
+	return n < 0 ? 0 : (size_t)n;
 }
 
 size_t kt_query_answer(const struct kt_query *q, const char *req, size_t len, char *buf,
@@ -151,7 +64,7 @@ size_t kt_query_answer(const struct kt_query *q, const char *req, size_t len, ch
 	const char *a, *tm;
 	size_t alen;
 	__u64 addr, t;
-	int n;
+	ssize_t n;
 
 	*bad = false;
 	if (q->fmt == KT_FMT_RAW) {
@@ -159,7 +72,8 @@ size_t kt_query_answer(const struct kt_query *q, const char *req, size_t len, ch
 		memcpy(&t, req + 8, 8);
 		if (t == KT_QUERY_RAW_NOW)
 			t = KT_HIST_NOW;
-		return raw(addr, kt_history_find(q->h, addr, t), buf, size);
+		n = kt_answer_raw(buf, size, addr, kt_history_find(q->h, addr, t));
+		return n < 0 ? 0 : (size_t)n;
 	}
 	if (len >= KT_QUERY_LINE_MAX)
 		return error(q, buf, size, bad, "request longer than 255 bytes");
@@ -187,14 +101,16 @@ size_t kt_query_answer(const struct kt_query *q, const char *req, size_t len, ch
 		}
 	}
 	s = kt_history_find(q->h, addr, t);
-	if (q->fmt == KT_FMT_JSON)
-		return json(q, addr, t, s, buf, size);
+	if (q->fmt == KT_FMT_JSON) {
+		n = kt_answer_json(buf, size, addr, t, s, q->wall_off);
+		return n < 0 ? 0 : (size_t)n;
+	}
 	/* "ADDR NAME+0xOFF/0xLEN [MODULE]\n", ADDR as the client wrote it. */
 	if (alen + 2 > size)
 		return 0;
 	memcpy(buf, a, alen);
 	buf[alen] = ' ';
-	n = kt_format_sym(buf + alen + 1, size - alen - 2, s, addr);
+	n = kt_answer_text(buf + alen + 1, size - alen - 2, s, addr);
 	if (n < 0)
 		return 0;
 	buf[alen + 1 + n] = '\n';

@@ -31,16 +31,14 @@ static int queue_snapshot_record(void *ctx, struct kt_record *r)
 int queue_snapshot(struct kt_server *s, struct client *c, const char *reason)
 {
 	struct walk_ctx w = { .s = s, .c = c };
-	char line[160];
-	int err, n;
+	char line[256];
+	ssize_t n;
+	int err;
 
 	err = kt_pipeline_walk(s->p, queue_snapshot_record, &w);
 	if (!err && c->hello.fmt == KT_FMT_JSON) {
-		n = snprintf(line, sizeof(line),
-			     "{\"kind\":\"snapshot_end\",\"time\":%" PRIu64
-			     ",\"records\":%llu,\"reason\":\"%s\"}\n",
-			     (uint64_t)now_perf(s), w.n, reason);
-		err = kt_squeue_push_reserved(&c->q, line, n);
+		n = kt_encode_snapshot_end(line, sizeof(line), now_perf(s), w.n, reason);
+		err = n < 0 ? (int)n : kt_squeue_push_reserved(&c->q, line, n);
 	}
 	if (err == -ENOBUFS) {
 		drop(s, c, KT_DISC_TOO_BIG, "raise --client-queue");

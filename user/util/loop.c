@@ -2,6 +2,7 @@
 /* The event loop (loop.h): libevent's event_base, with CLOCK_MONOTONIC
  * deadlines turned into the relative timeouts libevent takes. */
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <event2/event.h>
 #include "util/clock.h"
@@ -216,4 +217,33 @@ void kt_signal_stop(struct kt_signal *s)
 		return;
 	event_free(s->ev);
 	s->ev = NULL;
+}
+
+static const int stop_sigs[3] = { SIGINT, SIGTERM, SIGCHLD };
+
+static void on_stop_signal(struct kt_signal *s, int sig)
+{
+	int i = sig == SIGINT ? 0 : sig == SIGTERM ? 1 : 2;
+	struct kt_stop_signals *set = container_of(s - i, struct kt_stop_signals, s[0]);
+
+	set->fn(set, sig);
+}
+
+int kt_stop_signals_start(struct kt_loop *l, struct kt_stop_signals *set, bool child,
+			  void (*fn)(struct kt_stop_signals *set, int sig))
+{
+	int i, err = 0;
+
+	set->fn = fn;
+	for (i = 0; !err && i < (child ? 3 : 2); i++)
+		err = kt_signal_start(l, &set->s[i], stop_sigs[i], on_stop_signal);
+	return err;
+}
+
+void kt_stop_signals_stop(struct kt_stop_signals *set)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(set->s); i++)
+		kt_signal_stop(&set->s[i]);
 }

@@ -75,4 +75,16 @@ int kt_signal_start(struct kt_loop *l, struct kt_signal *s, int sig,
 		    void (*fn)(struct kt_signal *s, int sig));
 void kt_signal_stop(struct kt_signal *s);
 
+/* What every command stops on, SIGINT and SIGTERM, and with child SIGCHLD
+ * (record -- CMD, compare -- CMD): one callback, the set embedded in its
+ * owner (container_of(set, struct owner, field)). */
+struct kt_stop_signals {
+	struct kt_signal s[3];
+	void (*fn)(struct kt_stop_signals *set, int sig);
+};
+
+int kt_stop_signals_start(struct kt_loop *l, struct kt_stop_signals *set, bool child,
+			  void (*fn)(struct kt_stop_signals *set, int sig));
+void kt_stop_signals_stop(struct kt_stop_signals *set);
+
 #endif

@@ -373,32 +373,6 @@ static void test_text(void)
 	}
 }
 
-static void test_json_escaping(void)
-{
-	char buf[4096];
-
-	if (unit_start("json_escapes_quotes_backslash_controls")) {
-		kt_json_str(buf, sizeof(buf), "a\"b\\c\nd\te\x01\x7f");
-		ASSERT_STREQ(buf, "\"a\\\"b\\\\c\\u000ad\\u0009e\\u0001\\u007f\"", "escaped");
-		unit_end();
-	}
-
-	if (unit_start("json_utf8_passes_invalid_bytes_escaped")) {
-		kt_json_str(buf, sizeof(buf),
-			    "caf\xc3\xa9 \xff\xfe \xc3 \xe2\x82\xac \xed\xa0\x80");
-		ASSERT_STREQ(
-			buf,
-			"\"caf\xc3\xa9 \\u00ff\\u00fe \\u00c3 \xe2\x82\xac \\u00ed\\u00a0\\u0080\"",
-			"valid UTF-8 kept, invalid bytes and surrogates escaped");
-		unit_end();
-	}
-
-	if (unit_start("json_str_nospace")) {
-		ASSERT_EQ(kt_json_str(buf, 4, "abcdef"), -ENOSPC, "-ENOSPC");
-		unit_end();
-	}
-}
-
 static void test_json_record(void)
 {
 	struct kt_record r = ksym("bpf_prog_1_\"odd\\name");
@@ -475,7 +449,6 @@ int main(void)
 	test_perf_nospace();
 	test_text();
 	test_text_random();
-	test_json_escaping();
 	test_json_record();
 	return unit_exit();
 }

@@ -5,6 +5,7 @@
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <string.h>
+#include "encode/encode_answer.h"
 #include "history/history.h"
 #include "serve/query.h"
 #include "history/resolve.h"
@@ -43,9 +44,9 @@ static void test_reuse(void)
 		ASSERT_TRUE(!kt_history_find(&h, 0x1060, 300), "B's end is exclusive");
 		ASSERT_TRUE(!kt_history_find(&h, 0x9000, 49), "C before its birth");
 		s = kt_history_find(&h, 0x900f, 1000);
-		kt_format_sym(buf, sizeof(buf), s, 0x900f);
+		kt_answer_text(buf, sizeof(buf), s, 0x900f);
 		ASSERT_STREQ(buf, "bpf_prog_c+0xf/0x10 [bpf]", "%pS style");
-		kt_format_sym(buf, sizeof(buf), NULL, 0);
+		kt_answer_text(buf, sizeof(buf), NULL, 0);
 		ASSERT_STREQ(buf, "[unknown]", "nothing");
 		kt_history_fini(&h);
 		unit_end();
