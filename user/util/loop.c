@@ -136,12 +136,18 @@ int kt_watch_set(struct kt_watch *w, unsigned int what)
 	return what && event_add(w->ev, NULL) ? -EIO : 0;
 }
 
+/* Every watch, timer and signal ends the same way: its event freed once. */
+static void free_event(struct event **ev)
+{
+	if (!*ev)
+		return;
+	event_free(*ev);
+	*ev = NULL;
+}
+
 void kt_watch_stop(struct kt_watch *w)
 {
-	if (!w->ev)
-		return;
-	event_free(w->ev);
-	w->ev = NULL;
+	free_event(&w->ev);
 }
 
 static void on_timer(evutil_socket_t fd, short ev, void *arg)
@@ -183,10 +189,7 @@ void kt_timer_at(struct kt_timer *t, __u64 at)
 
 void kt_timer_fini(struct kt_timer *t)
 {
-	if (!t->ev)
-		return;
-	event_free(t->ev);
-	t->ev = NULL;
+	free_event(&t->ev);
 }
 
 static void on_signal(evutil_socket_t sig, short ev, void *arg)
@@ -213,10 +216,7 @@ int kt_signal_start(struct kt_loop *l, struct kt_signal *s, int sig,
 
 void kt_signal_stop(struct kt_signal *s)
 {
-	if (!s->ev)
-		return;
-	event_free(s->ev);
-	s->ev = NULL;
+	free_event(&s->ev);
 }
 
 static const int stop_sigs[3] = { SIGINT, SIGTERM, SIGCHLD };
