@@ -284,7 +284,7 @@ arm64-build:
 test-noisy: all unit-build vm-build host-build san-build man deb image
 	$(Q)tests/noisy.sh --unit --san build/asan
 
-# The host tests check the package and the image too (host/package).
+# The host tests check the package and the image too (lint/package).
 unittest: all unit-build vm-build host-build san-build man deb image
 	$(Q)tests/run.sh --unit --san build/asan
 

@@ -42,10 +42,11 @@ count() { # passed failed skipped
 
 # Unit test binaries in DIR; names prefixed with PREFIX.
 run_units() { # dir prefix
-	local t name out rc p f s
+	local t name out rc p f s start
 	for t in "$1"/tests/unit/*/test_*; do
 		[ -x "$t" ] || continue
 		name=$2$(basename "$t")
+		start=$SECONDS
 		# --only: the cases whose "binary/case" name matches (tests/unit/unit.h).
 		out=$(KT_UNIT_ONLY="$only" "$t" 2>&1)
 		rc=$?
@@ -60,7 +61,7 @@ run_units() { # dir prefix
 		fi
 		grep -E '^(FAIL|SKIP) |^  ' <<<"$out" | sed "s|^|  [$name] |"
 		grep '^FAIL ' <<<"$out" | sed "s|^FAIL |$name: |" >>"$failures"
-		echo "  $name: $p passed, $f failed, $s skipped"
+		echo "  $name: $p passed, $f failed, $s skipped ($((SECONDS - start))s)"
 		count "$p" "$f" "$s"
 	done
 }
@@ -69,7 +70,7 @@ run_units() { # dir prefix
 # (native perf records work here; tracing programs do not), with the ksymtap
 # binary KT_BIN.  Exit 0 pass, 77 skip (after "SKIP: reason"), else fail.
 run_hosts() { # ksymtap-binary prefix folder
-	local t name out rc tmp
+	local t name out rc tmp start
 	tmp=$(mktemp)
 	for t in "$top"/tests/"${3:-host}"/*.sh; do
 		[ -f "$t" ] || continue
@@ -81,6 +82,7 @@ run_hosts() { # ksymtap-binary prefix folder
 		# A session of its own: whatever the test leaves running (a
 		# daemon's forked child, say) is killed with it and cannot hold
 		# the output open.
+		start=$SECONDS
 		(cd "$top" && KT_TOP="$top" KT_BIN="$1" exec setsid timeout -s KILL 300 bash "$t") \
 			>"$tmp" 2>&1 &
 		wait $!
@@ -88,7 +90,7 @@ run_hosts() { # ksymtap-binary prefix folder
 		kill -KILL -- -$! 2>/dev/null
 		out=$(cat "$tmp")
 		case $rc in
-		0) echo "  PASS $name"; count 1 0 0 ;;
+		0) echo "  PASS $name ($((SECONDS - start))s)"; count 1 0 0 ;;
 		77) echo "  SKIP $name: $(grep '^SKIP:' <<<"$out" | tail -n 1 | sed 's/^SKIP: *//')"; count 0 0 1 ;;
 		*) echo "  FAIL $name (exit $rc)"; echo "$name" >>"$failures"
 		   tail -n 60 <<<"$out" | sed 's/^/    | /'; count 0 1 0 ;;
@@ -102,8 +104,10 @@ if [ -n "$unit" ]; then
 	run_units "$top/build" ""
 	echo "== host tests"
 	run_hosts "$top/build/ksymtap" ""
-	# The checks of the tree itself (layers, function length, docs, help
-	# and man pages), once: they read the sources and the plain build.
+	# The checks of the tree and what it builds, once: they read the
+	# sources and the plain build, not a ksymtap binary (layers, function
+	# length, docs, help and man pages; the packages and the image; this
+	# runner; each unit test case alone).
 	echo "== lint"
 	run_hosts "$top/build/ksymtap" "" lint
 fi
@@ -197,7 +201,7 @@ for a in arm64 amd64; do
 	done
 done
 jobs=${KT_VM_JOBS:-$(nproc)}
-# KT_VMTEST: what boots a guest (tests/host/runner.sh puts a stand-in here
+# KT_VMTEST: what boots a guest (tests/lint/runner.sh puts a stand-in here
 # to check the slots without booting one).
 vmtest=${KT_VMTEST:-$top/tests/vm/vmtest.sh}
 running=0
@@ -207,7 +211,7 @@ for i in "${order[@]}"; do
 	# wait -n for the guests' own pids, not for any job: after run_hosts'
 	# setsid subshells a bare wait -n returns at once (bash 5.2), and in CI
 	# on b1fd0d5 all thirteen guests booted together on two cores, the pod
-	# suite timed out and 30 tests failed.  tests/host/runner.sh checks it.
+	# suite timed out and 30 tests failed.  tests/lint/runner.sh checks it.
 	while [ "$running" -ge "$jobs" ]; do
 		active=()
 		for p in "${vpid[@]}"; do

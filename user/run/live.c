@@ -9,39 +9,64 @@
 #include "run/cli.h"
 #include "util/log.h"
 #include "run/resync.h"
+#include "snapshot/merge.h"
 #include "snapshot/snapshot.h"
 
-struct adopt_ctx {
-	struct kt_pipeline *p;
+struct hold_ctx {
+	struct kt_recbuf *snap;
 	struct kt_backend *b;
 };
 
-static int emit_and_adopt(void *ctx, struct kt_record *r)
+/* A snapshot record, kept for the merge; and handed to the backend at once
+ * (as close to the enumeration as can be), so that it recognizes its death. */
+static int hold_and_adopt(void *ctx, struct kt_record *r)
 {
-	struct adopt_ctx *a = ctx;
+	struct hold_ctx *h = ctx;
 
-	kt_backend_adopt(a->b, r);
-	return kt_pipeline_emit(a->p, r);
+	kt_backend_adopt(h->b, r);
+	return kt_recbuf_push(h->snap, r);
 }
 
 int kt_emit_snapshot(struct kt_pipeline *p, struct kt_backend *b)
 {
-	struct adopt_ctx a = { .p = p, .b = b };
 	/* Tests point KSYMTAP_KALLSYMS at /dev/null to check the built names
 	 * against the kernel's (docs/snapshot.md). */
 	struct kt_walker wk = { .prog_fd = -1,
 				.map_fd = -1,
 				.kallsyms = getenv("KSYMTAP_KALLSYMS") };
+	struct kt_recbuf snap = {}, live = {};
+	struct hold_ctx h = { .snap = &snap, .b = b };
 	struct kt_snapshot_stats st;
+	size_t left = 0;
 	char why[256] = "";
 	int err;
 
-	if (b && b->ops->walker)
-		b->ops->walker(b, &wk);
-	if (b && b->ops->adopt)
-		err = kt_snapshot(&wk, emit_and_adopt, &a, &st, why, sizeof(why));
-	else
+	if (!b) {
 		err = kt_snapshot(&wk, kt_pipeline_emit, p, &st, why, sizeof(why));
+		goto report;
+	}
+	if (b->ops->walker)
+		b->ops->walker(b, &wk);
+	/* The enumeration, kept; then everything the backend has by now, kept
+	 * too (docs/snapshot.md, "Races with the live stream"). */
+	err = kt_snapshot(&wk, hold_and_adopt, &h, &st, why, sizeof(why));
+	if (!err) {
+		p->hold = &live;
+		err = kt_drain(b, NULL, NULL);
+		p->hold = NULL;
+		if (err)
+			snprintf(why, sizeof(why), "reading the records made meanwhile: %s",
+				 strerror(-err));
+	}
+	if (!err)
+		err = kt_snapshot_emit_merged(&snap, &live, kt_pipeline_emit, p, &left);
+	if (left)
+		kt_debug("snapshot: %zu of its records left out: born since the attach, their live "
+			 "records say so",
+			 left);
+	kt_recbuf_free(&snap);
+	kt_recbuf_free(&live);
+report:
 	if (err && why[0])
 		kt_err("snapshot: %s", why);
 	else if (err)

@@ -36,6 +36,8 @@ int kt_pipeline_emit(void *ctx, struct kt_record *r)
 	struct kt_pipeline *p = ctx;
 	int i, err;
 
+	if (p->hold)
+		return kt_recbuf_push(p->hold, r);
 	if (kt_symtab_apply(p->tab, r) == KT_SYMTAB_DUP) {
 		p->dups++;
 		return 0;

@@ -7,6 +7,7 @@
 #define KT_PIPELINE_H
 
 #include "record/attrib.h"
+#include "record/recbuf.h"
 #include "record/record.h"
 #include "record/symtab.h"
 
@@ -63,6 +64,9 @@ struct kt_pipeline {
 	unsigned long long ksymbols[KT_SRC_MAX], bpf_events, lost, dups;
 	unsigned long long untracked; /* kt_symtab_untracked() last seen */
 	struct kt_resync resync;
+	/* Not NULL: records are kept here in order, not passed on (the start-up
+	 * snapshot's merge, user/run/live.c). */
+	struct kt_recbuf *hold;
 };
 
 int kt_pipeline_init(struct kt_pipeline *p);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include "sink/pipeline.h"
+#include "snapshot/merge.h"
 #include "snapshot/snapshot.h"
 #include "unit.h"
 
@@ -117,6 +118,49 @@ static void race_setup(struct kt_pipeline *p, struct log_sink *out)
 	kt_pipeline_init(p);
 	kt_pipeline_add_sink(p, &out->sink);
 	memset(&out->log, 0, sizeof(out->log));
+}
+
+/* One program's live load (tid), or its unload (id 0, as the BPF backend's
+ * for a program kallsyms lists), at addrs[] with the snapshot's names. */
+static void live_prog(struct kt_recbuf *live, const struct rec_log *names, __u32 id,
+		      const __u8 *tag, bool unload, __u32 tid)
+{
+	struct kt_record r;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		r = reg(addrs[i], names->r[i].name, KT_SRC_BPF_PROG,
+			unload ? KT_KSYM_FLAG_UNREGISTER : 0, tid);
+		r.prog_id = unload ? 0 : id;
+		kt_recbuf_push(live, &r);
+	}
+	r = bev(unload ? KT_BPF_EVENT_PROG_UNLOAD : KT_BPF_EVENT_PROG_LOAD, unload ? 0 : id, tag,
+		tid);
+	kt_recbuf_push(live, &r);
+}
+
+/* The snapshot of program id (desc(true) with that id), kept. */
+static void snap_prog(struct kt_recbuf *snap, struct rec_log *names, __u32 id)
+{
+	struct kt_prog_desc d = desc(true);
+	int i;
+
+	d.id = id;
+	memset(names, 0, sizeof(*names));
+	kt_snapshot_prog_records(&d, NULL, log_emit, names);
+	for (i = 0; i < names->n; i++)
+		kt_recbuf_push(snap, &names->r[i]);
+}
+
+static int find_prog(void *ctx, struct kt_record *r)
+{
+	return r->type == KT_RECORD_BPF_EVENT && r->prog_id == *(__u32 *)ctx;
+}
+
+/* Whether the table holds program id (its walk stops there). */
+static bool has_prog(struct kt_symtab *t, __u32 id)
+{
+	return kt_symtab_walk(t, find_prog, &id) == 1;
 }
 
 int main(void)
@@ -377,6 +421,80 @@ int main(void)
 		kt_pipeline_emit(&p, &r);
 		ASSERT_EQ(out.log.n, 2, "its death passes");
 		ASSERT_EQ(kt_symtab_nsyms(p.tab), 0, "nothing live");
+		kt_pipeline_fini(&p);
+		unit_end();
+	}
+
+	/* ---- the snapshot merged with the live records held meanwhile ---- */
+	if (unit_start("merge_reload_at_the_same_address")) {
+		/* Program 1036 born and gone after the attach, before the
+		 * enumeration; 1040, the same program loaded again at the same
+		 * addresses, seen by it (snapshot_start on 7.3, 2026-12-05). */
+		struct kt_recbuf snap = {}, live = {};
+		size_t left;
+
+		race_setup(&p, &out);
+		snap_prog(&snap, &l, 1040);
+		d = desc(true);
+		live_prog(&live, &l, 1036, d.tag, false, 30);
+		live_prog(&live, &l, 1036, d.tag, true, 30);
+		live_prog(&live, &l, 1040, d.tag, false, 31);
+		ASSERT_EQ(kt_snapshot_emit_merged(&snap, &live, kt_pipeline_emit, &p, &left), 0,
+			  "merged");
+		ASSERT_EQ(left, 4, "the snapshot's four records of 1040 left out");
+		ASSERT_EQ(out.log.n, 12, "every live record passes");
+		ASSERT_EQ(out.log.r[7].prog_id, 1036, "the unload is 1036's");
+		ASSERT_EQ(p.dups, 0, "no duplicates");
+		ASSERT_EQ(kt_symtab_nsyms(p.tab), 3, "1040's three symbols");
+		ASSERT_EQ(kt_symtab_nprogs(p.tab), 1, "one program");
+		ASSERT_TRUE(has_prog(p.tab, 1040), "and it is 1040");
+		kt_recbuf_free(&snap);
+		kt_recbuf_free(&live);
+		kt_pipeline_fini(&p);
+		unit_end();
+	}
+
+	if (unit_start("merge_enumerated_then_replaced")) {
+		/* Program 50, born before the attach and seen by the enumeration,
+		 * goes; 51 comes at its addresses before the drain: 50 stands in
+		 * the snapshot, its unload follows. */
+		struct kt_recbuf snap = {}, live = {};
+		size_t left;
+
+		race_setup(&p, &out);
+		snap_prog(&snap, &l, 50);
+		d = desc(true);
+		live_prog(&live, &l, 50, d.tag, true, 30);
+		live_prog(&live, &l, 51, d.tag, false, 31);
+		ASSERT_EQ(kt_snapshot_emit_merged(&snap, &live, kt_pipeline_emit, &p, &left), 0,
+			  "merged");
+		ASSERT_EQ(left, 0, "the whole snapshot stands");
+		ASSERT_EQ(out.log.n, 12, "snapshot, then every live record");
+		ASSERT_EQ(out.log.r[7].prog_id, 50, "the unload is 50's");
+		ASSERT_EQ(kt_symtab_nsyms(p.tab), 3, "51's three symbols");
+		ASSERT_TRUE(has_prog(p.tab, 51) && !has_prog(p.tab, 50), "51 is live, 50 is not");
+		kt_recbuf_free(&snap);
+		kt_recbuf_free(&live);
+		kt_pipeline_fini(&p);
+		unit_end();
+	}
+
+	if (unit_start("merge_born_after_the_attach_reported_live")) {
+		struct kt_recbuf snap = {}, live = {};
+		size_t left;
+
+		race_setup(&p, &out);
+		snap_prog(&snap, &l, 79);
+		d = desc(true);
+		live_prog(&live, &l, 79, d.tag, false, 42);
+		ASSERT_EQ(kt_snapshot_emit_merged(&snap, &live, kt_pipeline_emit, &p, &left), 0,
+			  "merged");
+		ASSERT_EQ(left, 4, "the snapshot's copy left out");
+		ASSERT_EQ(out.log.n, 4, "the live load passes, once");
+		ASSERT_TRUE(!(out.log.r[0].rflags & KT_RF_SNAPSHOT), "with its task");
+		ASSERT_EQ(p.dups, 0, "no duplicates");
+		kt_recbuf_free(&snap);
+		kt_recbuf_free(&live);
 		kt_pipeline_fini(&p);
 		unit_end();
 	}

@@ -70,6 +70,13 @@ if ! diff kernel.txt ours.txt >diff.txt; then
 				json_sel out.json ".id == $a"
 			fi
 		done
+	# A program only ksymtap still has: the live records from its load on.
+	for id in $(sed -n 's/^+P \([0-9]*\) .*/\1/p' diff.txt); do
+		t0=$(jq -r "select(.kind == \"bpf_event\" and .id == $id and .type == 1) | .time" out.json | head -n 1)
+		echo "# live records from the load of $id (time, tid, kind, type or flags, id, addr, name):"
+		jq -r "select(.time >= ${t0:-0} and (.snapshot | not)) | [.time, .tid, .kind, .type // .flags, .id // .prog_id, .addr, .name // .prog_name] | @tsv" out.json |
+			head -n 40
+	done
 	grep -E 'lost|skipped|resync' out.json.err
 	fail "snapshot + stream differ from the kernel (< kernel, > ksymtap), no loss reported"
 fi

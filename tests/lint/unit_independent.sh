@@ -1,7 +1,7 @@
 # Every unit test case passes when it runs alone (KT_UNIT_ONLY, as
 # tests/run.sh --only selects it): no case relies on one before it, so one
 # failure cannot drag later cases down with it.
-. "$(dirname "$0")/lib.sh"
+. "${KT_TOP:-.}/tests/host/lib.sh"
 n=0
 for t in "${KT_TOP:-.}"/build/tests/unit/*/test_*; do
 	[ -x "$t" ] || continue

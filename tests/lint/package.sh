@@ -88,7 +88,7 @@ done
 # --- make install --------------------------------------------------------------------
 # -o: make test built the prerequisites; relinking build/ksymtap here (after
 # any edit of the tree, git describe's +dirty) would change the binary under
-# the tests that run after this one (the image's check, asan/host/package).
+# the tests that run after this one (the image's check, the sanitizers' pass).
 make -C "$top" -s -o all -o man install PREFIX=/opt/kt DESTDIR="$T/inst" >"$T/install.log" 2>&1 ||
 	fail "make install: $(tail -n 5 "$T/install.log")"
 for f in bin/ksymtap lib/systemd/system/ksymtap.service lib/sysusers.d/ksymtap.conf \
