@@ -43,69 +43,63 @@ static bool key_of(const struct kt_record *r, __u64 *key, bool *reg)
 	return false;
 }
 
-int kt_snapshot_merge(const struct kt_recbuf *snap, const struct kt_recbuf *live, bool *keep)
+/* The first live record of each key, in syms (KSYMBOLs) and progs
+ * (BPF_EVENTs); the entries in *v, to be freed.  0 or -ENOMEM. */
+static int index_live(const struct kt_recbuf *live, struct kt_record *r, struct kt_htab *syms,
+		      struct kt_htab *progs, struct first **v)
 {
-	struct kt_htab syms = {}, progs = {};
-	struct first *v = NULL, *f;
-	struct kt_record *r;
-	size_t off = 0, at = 0, i = 0, n = 0;
+	size_t off = 0, at = 0, n = 0;
+	struct first *f;
 	__u64 key;
 	bool reg;
-	int err = -ENOMEM;
 
-	r = malloc(sizeof(*r));
-	if (!r || kt_htab_init(&syms, 64) || kt_htab_init(&progs, 16) ||
-	    (live->n && !(v = calloc(live->n, sizeof(*v)))))
-		goto out;
+	if (kt_htab_init(syms, 64) || kt_htab_init(progs, 16) ||
+	    (live->n && !(*v = calloc(live->n, sizeof(**v)))))
+		return -ENOMEM;
 	for (; kt_recbuf_next(live, &off, r); at = off) {
 		const char *name = kt_recbuf_name(live, at);
 		bool sym = r->type == KT_RECORD_KSYMBOL;
 
-		if (!key_of(r, &key, &reg) || find(sym ? &syms : &progs, key, sym ? name : NULL))
+		if (!key_of(r, &key, &reg) || find(sym ? syms : progs, key, sym ? name : NULL))
 			continue;
-		f = &v[n++];
+		f = &(*v)[n++];
 		f->node.key = key;
 		f->name = sym ? name : NULL;
 		f->reg = reg;
-		kt_htab_add(sym ? &syms : &progs, &f->node);
+		kt_htab_add(sym ? syms : progs, &f->node);
 	}
-	for (off = 0; kt_recbuf_next(snap, &off, r); i++) {
-		bool sym = r->type == KT_RECORD_KSYMBOL;
-
-		keep[i] = true;
-		if (key_of(r, &key, &reg) && (f = find(sym ? &syms : &progs, key, sym ? r->name : NULL)))
-			keep[i] = !f->reg;
-	}
-	err = 0;
-out:
-	kt_htab_fini(&syms, NULL);
-	kt_htab_fini(&progs, NULL);
-	free(v);
-	free(r);
-	return err;
+	return 0;
 }
 
 int kt_snapshot_emit_merged(const struct kt_recbuf *snap, const struct kt_recbuf *live,
 			    kt_emit_fn emit, void *ctx, size_t *left)
 {
 	struct kt_record *r = malloc(sizeof(*r));
-	bool *keep = calloc(snap->n ? snap->n : 1, sizeof(*keep));
-	size_t off = 0, i = 0;
+	struct kt_htab syms = {}, progs = {};
+	struct first *v = NULL, *f;
+	size_t off = 0;
+	__u64 key;
+	bool reg, sym;
 	int err = -ENOMEM;
 
 	*left = 0;
-	if (!r || !keep || kt_snapshot_merge(snap, live, keep))
+	if (!r || index_live(live, r, &syms, &progs, &v))
 		goto out;
-	for (err = 0; !err && kt_recbuf_next(snap, &off, r); i++) {
-		if (keep[i])
-			err = emit(ctx, r);
-		else
+	for (err = 0; !err && kt_recbuf_next(snap, &off, r);) {
+		sym = r->type == KT_RECORD_KSYMBOL;
+		f = key_of(r, &key, &reg) ? find(sym ? &syms : &progs, key, sym ? r->name : NULL) :
+					    NULL;
+		if (f && f->reg)
 			(*left)++;
+		else
+			err = emit(ctx, r);
 	}
 	for (off = 0; !err && kt_recbuf_next(live, &off, r);)
 		err = emit(ctx, r);
 out:
-	free(keep);
+	kt_htab_fini(&syms, NULL);
+	kt_htab_fini(&progs, NULL);
+	free(v);
 	free(r);
 	return err;
 }

@@ -17,10 +17,6 @@
 #include <stdbool.h>
 #include "record/recbuf.h"
 
-/* keep[i] (snap->n of them): whether snapshot record i goes out.  0 or
- * -ENOMEM. */
-int kt_snapshot_merge(const struct kt_recbuf *snap, const struct kt_recbuf *live, bool *keep);
-
 /* The snapshot records that stand, then every live record, through emit;
  * *left: how many snapshot records were left out.  0, -ENOMEM, or emit's
  * error. */
