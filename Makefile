@@ -303,14 +303,26 @@ endif
 hook-table:
 	$(Q)tests/vm/hook_table.sh --update docs/kernel-facts.md
 
-# Man pages: docs/man/*.8.scd through scdoc into $(OUTPUT)/man/.
+# Man pages: docs/man/*.8.scd, each command's OPTIONS section made from the
+# option table the command parses and prints --help from (user/cmd/options.c,
+# by docs/man/gen_options.c, built with the host's compiler also when
+# ksymtap is cross-built), then through scdoc into $(OUTPUT)/man/.
+HOSTCC ?= cc
 MAN_SRCS := $(wildcard docs/man/*.8.scd)
 MAN_PAGES := $(patsubst docs/man/%.scd,$(OUTPUT)/man/%,$(MAN_SRCS))
+GEN_OPTIONS_SRCS := docs/man/gen_options.c user/cmd/options.c user/run/options.c
 .PHONY: man
 man: $(MAN_PAGES)
-$(OUTPUT)/man/%: docs/man/%.scd
-	$(call msg,SCDOC,$@)
+.PRECIOUS: $(OUTPUT)/man/%.scd
+$(OUTPUT)/man/gen_options: $(GEN_OPTIONS_SRCS) user/cmd/options.h user/run/options.h
+	$(call msg,HOSTCC,$@)
 	$(Q)mkdir -p $(@D)
+	$(Q)$(HOSTCC) -std=gnu11 -Wall -Wextra -Werror -Iuser $(GEN_OPTIONS_SRCS) -o $@
+$(OUTPUT)/man/%.scd: docs/man/%.scd $(OUTPUT)/man/gen_options
+	$(call msg,GEN,$@)
+	$(Q)$(OUTPUT)/man/gen_options "$(patsubst ksymtap-%.8,%,$(filter ksymtap-%,$*))" <$< >$@.tmp && mv $@.tmp $@
+$(OUTPUT)/man/%: $(OUTPUT)/man/%.scd
+	$(call msg,SCDOC,$@)
 	$(Q)scdoc <$< >$@
 
 # make install [PREFIX=/usr/local] [DESTDIR=]: the binary, the man pages,

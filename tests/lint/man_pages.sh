@@ -2,11 +2,14 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # The man pages (docs/man/*.scd, scdoc) and --help agree: every command that
 # `ksymtap --help` lists has its page ksymtap-CMD(8), named in ksymtap(8);
-# a page's OPTIONS section names exactly the options its command's --help
-# lists, with the same short forms; every page builds with scdoc and renders
-# with man(1) without a warning (as lintian renders them).
+# the page make man built names in its OPTIONS section exactly the options
+# its command's --help lists, with the same short forms (both are made from
+# user/cmd/options.c: this proves it); every page builds with scdoc and
+# renders with man(1) without a warning (as lintian renders them).
 . "${KT_TOP:-.}/tests/host/lib.sh"
 M=${KT_TOP:-.}/docs/man
+# What make man made of them: OPTIONS filled in, then scdoc.
+B=$(dirname "$KT")/man
 [ -x "$KT" ] || fail "build/ksymtap missing"
 command -v scdoc >/dev/null || skip "scdoc missing (make deps)"
 command -v man >/dev/null || skip "man missing (make deps: man-db)"
@@ -48,7 +51,9 @@ for cmd in $cmds; do
 	fi
 	grep -q "^\*$cmd\*\$" "$M/ksymtap.8.scd" || { echo "ksymtap(8) does not list '$cmd'"; bad=1; }
 	help_opts "$cmd" >"$T/h" || fail "ksymtap $cmd --help failed"
-	page_opts "$p" >"$T/p"
+	[ -f "$B/ksymtap-$cmd.8.scd" ] || fail "$B/ksymtap-$cmd.8.scd missing (make man)"
+	grep -qx '@OPTIONS@' "$p" || { echo "$p: no @OPTIONS@ line for the generated list"; bad=1; }
+	page_opts "$B/ksymtap-$cmd.8.scd" >"$T/p"
 	[ -s "$T/h" ] || { echo "ksymtap $cmd --help lists no option"; bad=1; }
 	if ! cmp -s "$T/h" "$T/p"; then
 		echo "ksymtap-$cmd(8) and 'ksymtap $cmd --help' differ (< page, > --help):"
@@ -58,6 +63,7 @@ for cmd in $cmds; do
 done
 for p in "$M"/*.8.scd; do
 	n=$(basename "$p" .scd)
+	p=$B/$n.scd
 	case $n in ksymtap.8) ;; *) grep -qx "$(sed 's/^ksymtap-//; s/\.8$//' <<<"$n")" <<<"$cmds" ||
 		{ echo "$n: a page for a command ksymtap --help does not list"; bad=1; } ;; esac
 	scdoc <"$p" >"$T/$n" 2>"$T/err" || { echo "$n: scdoc: $(cat "$T/err")"; bad=1; continue; }

@@ -13,6 +13,8 @@
 #include <unistd.h>
 #include <sys/wait.h>
 #include "backend/open.h"
+#include "cmd/builtin.h"
+#include "cmd/options.h"
 #include "run/cli.h"
 #include "run/cmd_opts.h"
 #include "util/clock.h"
@@ -39,22 +41,9 @@ static const char compare_help[] =
 	"lost, so the comparison is incomplete), 2 on usage, set-up or run-time errors\n"
 	"(as diff(1)).\n"
 	"\n"
-	"Options:\n"
-	"  -d, --duration SEC   compare over SEC seconds\n"
-	"      --grace SEC      after CMD exits, keep listening SEC seconds (default 1):\n"
-	"                       trampolines are freed after an RCU grace period\n"
-	"  -f, --format text|json\n"
-	"                       the report: text (default) or one JSON document\n"
-	"      --ringbuf-size SIZE\n"
-	"                       BPF ring buffer size, as for 'ksymtap stream'\n"
-	"      --queue-size SIZE\n"
-	"                       each side's reader queue, as for 'ksymtap stream'\n"
-	"      --native-pages N data pages per CPU of the native rings, as for stream\n"
-	"      --wakeup-ms MS   the BPF side's reader wakeups, as for stream\n"
-	"      --disable-hook NAME\n"
-	"                       do not attach hook NAME (repeatable), as for stream\n"
-	"  -v, --verbose        every hook and why any is off; -vv libbpf's debug output\n"
-	"  -h, --help           this text\n"
+	"Options:\n";
+
+static const char compare_more[] =
 	"\n"
 	"Examples:\n"
 	"  ksymtap compare -d 10\n"
@@ -203,11 +192,6 @@ static void print_json(const struct kt_compare *c, double secs, unsigned long lo
 	else
 		fwrite(w.p, 1, n, stdout);
 	kt_jw_free(&w);
-}
-
-static void compare_usage(void)
-{
-	fputs(compare_help, stdout);
 }
 
 static int compare_opt(void *ctx, int opt, const char *arg)
@@ -423,19 +407,16 @@ static int compare_report(struct run *r, enum kt_format fmt)
 
 int cmd_compare(int argc, char **argv)
 {
-	static const struct option longopts[] = { KT_COMMON_LONGOPTS,
-						  { "grace", required_argument, NULL, OPT_GRACE },
-						  { NULL, 0, NULL, 0 } };
 	struct run r = { .sides = { { .origin = KT_ORIGIN_NATIVE }, { .origin = KT_ORIGIN_BPF } },
 			 .grace = 1.0,
 			 .child = -1 };
 	/* CMD's own options stay its own. */
 	const struct kt_cmd cmd = {
 		.name = "compare",
-		.shortopts = KT_COMMON_SHORTOPTS,
-		.longopts = longopts,
+		.opts = kt_opts_compare,
 		.args = KT_ARGS_CMD_AFTER_DASHDASH,
-		.help = compare_usage,
+		.usage = compare_help,
+		.more = compare_more,
 		.opt = compare_opt,
 		.ctx = &r.grace,
 	};

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <unistd.h>
 #include <string.h>
+#include "cmd/builtin.h"
+#include "cmd/options.h"
 #include "run/cli.h"
 #include "run/cmd_opts.h"
 #include "history/inject_stream.h"
@@ -38,13 +40,9 @@ static const char inject_help[] =
 	"report', which gives perf a copy of /proc/kallsyms instead (where\n"
 	"/proc/kcore is readable, inject says so in one line).\n"
 	"\n"
-	"Options:\n"
-	"  -i, --input IN       perf's perf.data; - for its pipe format on stdin\n"
-	"  -o, --output OUT     where to write; - for stdout (pipe format, with -i -)\n"
-	"  -s, --symbols FILE   a 'ksymtap record' file of the same run\n"
-	"      --force          inject a FILE from another host, kernel, boot or clock\n"
-	"  -v, --verbose        list every symbol of IN replaced by ksymtap's\n"
-	"  -h, --help           this text\n"
+	"Options:\n";
+
+static const char inject_more[] =
 	"\n"
 	"Exit status: 0 done, 1 bad input or an output error (one line on stderr),\n"
 	"2 usage.\n"
@@ -56,17 +54,10 @@ static const char inject_help[] =
 	"  ksymtap inject -i perf.data -o perf.ksym.data --symbols ksym.data\n"
 	"  ksymtap report -- perf report -i perf.ksym.data\n";
 
-enum { OPT_FORCE = OPT_CMD_FIRST_FREE };
-
 struct inject_opts {
 	struct kt_inject_args a;
 	bool verbose;
 };
-
-static void inject_usage(void)
-{
-	fputs(inject_help, stdout);
-}
 
 static int inject_opt(void *ctx, int opt, const char *arg)
 {
@@ -125,21 +116,12 @@ static void kcore_hint(const char *out)
 
 int cmd_inject(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "input", required_argument, NULL, 'i' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "symbols", required_argument, NULL, 's' },
-		{ "force", no_argument, NULL, OPT_FORCE },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct inject_opts o = { 0 };
 	const struct kt_cmd cmd = {
 		.name = "inject",
-		.shortopts = "i:o:s:vh",
-		.longopts = longopts,
-		.help = inject_usage,
+		.opts = kt_opts_inject,
+		.usage = inject_help,
+		.more = inject_more,
 		.opt = inject_opt,
 		.ctx = &o,
 	};

@@ -2,6 +2,8 @@
 /* ksymtap kallsyms: the dynamic symbols of a moment, as /proc/kallsyms
  * prints them. */
 #include <stdio.h>
+#include "cmd/builtin.h"
+#include "cmd/options.h"
 #include "run/cli.h"
 #include "run/cmd_opts.h"
 #include "util/log.h"
@@ -18,11 +20,9 @@ static const char kallsyms_help[] =
 	"script prints them (12.345678), or now: the end of FILE, or the daemon's\n"
 	"present (the default).\n"
 	"\n"
-	"Options:\n"
-	"  -i, --input FILE     a 'ksymtap record' file\n"
-	"  -s, --socket SOCKET  a 'ksymtap serve' daemon's socket\n"
-	"  -t, --at TIME        the moment\n"
-	"  -h, --help           this text\n"
+	"Options:\n";
+
+static const char kallsyms_more[] =
 	"\n"
 	"Exit status: 0, 1 a FILE that cannot be read or a daemon that is gone, 2 usage.\n"
 	"\n"
@@ -30,10 +30,13 @@ static const char kallsyms_help[] =
 	"  (grep -v -e '\\[bpf\\]' -e '\\[__builtin' /proc/kallsyms; ksymtap kallsyms -i ksym.data) >ks\n"
 	"  perf report --kallsyms ks\n";
 
-static void kallsyms_usage(void)
-{
-	fputs(kallsyms_help, stdout);
-}
+static const struct kt_cmd kallsyms_cmd = {
+	.name = "kallsyms",
+	.opts = kt_opts_kallsyms,
+	.usage = kallsyms_help,
+	.more = kallsyms_more,
+	.args = KT_ARGS_NONE,
+};
 
 int cmd_kallsyms(int argc, char **argv)
 {
@@ -41,8 +44,7 @@ int cmd_kallsyms(int argc, char **argv)
 	int status;
 	__u64 t;
 
-	if (kt_lookup_start("kallsyms", kallsyms_usage, KT_ARGS_NONE, argc, argv, &l, &t,
-			    &status) >= 0)
+	if (kt_lookup_start(&kallsyms_cmd, argc, argv, &l, &t, &status) >= 0)
 		status = kt_lookup_kallsyms(&l, t, stdout);
 	if (!status && (fflush(stdout) || ferror(stdout))) {
 		kt_err("writing to stdout: %m");

@@ -10,6 +10,8 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include "cmd/builtin.h"
+#include "cmd/options.h"
 #include "run/cli.h"
 #include "run/cmd_opts.h"
 #include "util/log.h"
@@ -41,9 +43,7 @@ static const char record_help[] =
 	"fails (disk full, reader gone) the run stops with one line on stderr and\n"
 	"exit status 1, leaving every whole record written before.\n"
 	"\n"
-	"Options:\n"
-	"  -o, --output FILE|-  where to write (required)\n"
-	"      --no-snapshot    leave out what exists at the start\n";
+	"Options:\n";
 
 static const char record_examples[] =
 	"\n"
@@ -106,13 +106,6 @@ static int open_output(const char *path, int *fd, bool *pipe)
 	 * stream format. */
 	*pipe = !fstat(*fd, &st) && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
 	return 0;
-}
-
-static void record_usage(void)
-{
-	fputs(record_help, stdout);
-	kt_print_common_help("-f,");
-	fputs(record_examples, stdout);
 }
 
 static int record_opt(void *ctx, int opt, const char *arg)
@@ -194,15 +187,9 @@ static int record_close(struct rec_out *o, int err, int status)
 	return status;
 }
 
-/* Over 60 lines with its option table: parse, open, start, run, close. */
+/* Over 60 lines: parse, open, start, run, close, each with its error. */
 int cmd_record(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "no-snapshot", no_argument, NULL, OPT_NO_SNAPSHOT },
-		KT_COMMON_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
 	struct rec_out o = { .path = NULL };
 	struct kt_backend *b = NULL;
 	struct kt_pipeline p;
@@ -210,10 +197,10 @@ int cmd_record(int argc, char **argv)
 	/* CMD's own options stay its own (perf record does so). */
 	const struct kt_cmd cmd = {
 		.name = "record",
-		.shortopts = "o:" KT_COMMON_SHORTOPTS,
-		.longopts = longopts,
+		.opts = kt_opts_record,
 		.args = KT_ARGS_CMD,
-		.help = record_usage,
+		.usage = record_help,
+		.more = record_examples,
 		.opt = record_opt,
 		.ctx = &o.path,
 	};

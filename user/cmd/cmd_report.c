@@ -17,6 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/wait.h>
+#include "cmd/builtin.h"
+#include "cmd/options.h"
 #include "run/cli.h"
 #include "run/cmd_opts.h"
 #include "util/fileio.h"
@@ -41,9 +43,9 @@ static const char report_help[] =
 	"--kallsyms or --vmlinux, the command runs as it is.  perf's terminal, stdin\n"
 	"and stdout are its own.\n"
 	"\n"
-	"Options:\n"
-	"  -v, --verbose        say what is run\n"
-	"  -h, --help           this text\n"
+	"Options:\n";
+
+static const char report_more[] =
 	"\n"
 	"Exit status: perf's; 1 if it could not be run (one line on stderr),\n"
 	"2 usage.\n"
@@ -52,11 +54,6 @@ static const char report_help[] =
 	"  ksymtap inject -i perf.data -o perf.ksym.data --symbols ksym.data\n"
 	"  ksymtap report -- perf report -i perf.ksym.data\n"
 	"  ksymtap report -- perf script -i perf.ksym.data -F ip,sym\n";
-
-static void report_usage(void)
-{
-	fputs(report_help, stdout);
-}
 
 /* perf subcommands that take --kallsyms (perf 6.1; annotate has none). */
 static bool takes_kallsyms(const char *sub)
@@ -176,17 +173,12 @@ static int run_with_copy(char **argv, int argc, int sub)
 
 int cmd_report(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const struct kt_cmd cmd = {
 		.name = "report",
-		.shortopts = "vh",
-		.longopts = longopts,
+		.opts = kt_opts_report,
 		.args = KT_ARGS_CMD,
-		.help = report_usage,
+		.usage = report_help,
+		.more = report_more,
 	};
 	struct kt_common c;
 	int first, sub, fd, status;

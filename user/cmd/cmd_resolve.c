@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cmd/builtin.h"
+#include "cmd/options.h"
 #include "run/cli.h"
 #include "run/cmd_opts.h"
 #include "util/log.h"
@@ -29,12 +31,9 @@ static const char resolve_help[] =
 	"time of ksymtap's records), seconds as perf script and dmesg print them\n"
 	"(12.345678), or now: the end of FILE, or the daemon's present (the default).\n"
 	"\n"
-	"Options:\n"
-	"  -i, --input FILE     a 'ksymtap record' file\n"
-	"  -s, --socket SOCKET  a 'ksymtap serve' daemon's socket (its history is\n"
-	"                       bounded by its --history and --history-age)\n"
-	"  -t, --at TIME        the time of the arguments and of stdin's bare lines\n"
-	"  -h, --help           this text\n"
+	"Options:\n";
+
+static const char resolve_more[] =
 	"\n"
 	"Exit status: 0 every line answered (unknown is an answer), 1 a line that\n"
 	"is not an address or time (one error line each; the others are still\n"
@@ -46,10 +45,13 @@ static const char resolve_help[] =
 	"  ksymtap resolve -s /run/ksymtap.sock ffffffffc0001234\n"
 	"  perf script -F time,ip | awk ... | ksymtap resolve -i ksym.data\n";
 
-static void resolve_usage(void)
-{
-	fputs(resolve_help, stdout);
-}
+static const struct kt_cmd resolve_cmd = {
+	.name = "resolve",
+	.opts = kt_opts_resolve,
+	.usage = resolve_help,
+	.more = resolve_more,
+	.args = KT_ARGS_CMD,
+};
 
 /* One address: its line on stdout, or one error line.  0, 1 a bad
  * address, -errno a daemon gone. */
@@ -107,7 +109,7 @@ int cmd_resolve(int argc, char **argv)
 	int first, i, err, status, bad = 0;
 	__u64 t;
 
-	first = kt_lookup_start("resolve", resolve_usage, KT_ARGS_CMD, argc, argv, &l, &t, &status);
+	first = kt_lookup_start(&resolve_cmd, argc, argv, &l, &t, &status);
 	if (first >= 0 && first < argc) {
 		for (i = first; i < argc; i++) {
 			err = answer(&l, argv[i], strlen(argv[i]), t);

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "cmd/builtin.h"
+#include "cmd/options.h"
 #include "run/cli.h"
 #include "run/cmd_opts.h"
 #include "util/clock.h"
@@ -41,29 +43,7 @@ static const char serve_help[] =
 	"SIGINT/SIGTERM: stop accepting, send what is queued (up to 2 s), close the\n"
 	"clients, remove the socket, exit 0.\n"
 	"\n"
-	"Options:\n"
-	"  -s, --socket PATH    where to listen (required)\n"
-	"      --socket-mode MODE\n"
-	"                       octal mode of the socket file (default 0600)\n"
-	"      --socket-group GROUP\n"
-	"                       group of the socket file (name or number)\n"
-	"      --client-queue SIZE\n"
-	"                       bytes queued per client at most (default 4M); the\n"
-	"                       table must fit in it\n"
-	"      --max-clients N  clients at once (default 64); more are refused\n"
-	"      --history N      dead symbols kept for queries (default 100000)\n"
-	"      --history-age SEC\n"
-	"                       how long a dead symbol is kept for queries\n"
-	"                       (default 3600); live ones are always kept\n"
-	"      --metrics-file FILE\n"
-	"                       Prometheus text file, rewritten atomically\n"
-	"      --metrics-interval SEC\n"
-	"                       how often (default 5)\n"
-	"      --metrics-listen [ADDR:]PORT\n"
-	"                       answer GET /metrics over HTTP on ADDR (numeric;\n"
-	"                       [V6ADDR] for IPv6) and PORT; ADDR 127.0.0.1 if\n"
-	"                       left out: only this host scrapes unless you say\n"
-	"                       otherwise (docs/security.md)\n";
+	"Options:\n";
 
 static const char serve_examples[] =
 	"\n"
@@ -74,13 +54,6 @@ static const char serve_examples[] =
 	"  ksymtap serve -s /run/ksymtap.sock --metrics-listen 9464\n"
 	"  curl -s http://127.0.0.1:9464/metrics\n"
 	"  ksymtap tail -s /run/ksymtap.sock | jq 'select(.container_id) | .name'\n";
-
-enum {
-	OPT_MAX_CLIENTS = OPT_CMD_FIRST_FREE,
-	OPT_HISTORY,
-	OPT_HISTORY_AGE,
-	OPT_METRICS_LISTEN,
-};
 
 struct serve_cfg {
 	struct kt_serve_opts so;
@@ -170,7 +143,7 @@ static int socket_opt(struct kt_serve_opts *so, int opt, const char *arg)
 			return -1;
 		}
 		return 1;
-	case OPT_QUEUE:
+	case OPT_CLIENT_QUEUE:
 		if (kt_parse_size(arg, &v) || v < 16 * 1024 || v > (1ULL << 32)) {
 			kt_err("--client-queue: '%s' is not a size between 16K and 4G", arg);
 			return -1;
@@ -358,9 +331,9 @@ static void on_sig(struct kt_stop_signals *set, int sig)
 /* The loop's timers and signals (its fds are added as they open). */
 static int serve_arm(struct serve_run *r, const struct kt_common *c)
 {
-	int err = kt_timer_init(r->l, &r->wake, on_wake)		    ?:
-			  kt_timer_init(r->l, &r->metrics, on_metrics)	    ?:
-			  kt_timer_init(r->l, &r->end, on_end)		    ?:
+	int err = kt_timer_init(r->l, &r->wake, on_wake)	       ?:
+			  kt_timer_init(r->l, &r->metrics, on_metrics) ?:
+			  kt_timer_init(r->l, &r->end, on_end)	       ?:
 			  kt_stop_signals_start(r->l, &r->sig, false, on_sig);
 
 	if (err)
@@ -412,13 +385,6 @@ static int serve_loop(struct serve_run *r, const struct kt_common *c)
 	return 0;
 }
 
-static void serve_usage(void)
-{
-	fputs(serve_help, stdout);
-	kt_print_common_help("-f,");
-	printf("%s%s", kt_live_help, serve_examples);
-}
-
 /* The loop, the socket, the HTTP listener, then the backend; prints its
  * error. */
 static int serve_open(struct serve_run *r, struct kt_common *c)
@@ -459,22 +425,6 @@ static int serve_open(struct serve_run *r, struct kt_common *c)
 		kt_err("the event loop: %s", strerror(-err));
 	return err;
 }
-
-static const struct option serve_longopts[] = {
-	KT_COMMON_LONGOPTS,
-	KT_LIVE_LONGOPTS,
-	{ "socket", required_argument, NULL, 's' },
-	{ "socket-mode", required_argument, NULL, OPT_SOCKET_MODE },
-	{ "socket-group", required_argument, NULL, OPT_SOCKET_GROUP },
-	{ "client-queue", required_argument, NULL, OPT_QUEUE },
-	{ "max-clients", required_argument, NULL, OPT_MAX_CLIENTS },
-	{ "history", required_argument, NULL, OPT_HISTORY },
-	{ "history-age", required_argument, NULL, OPT_HISTORY_AGE },
-	{ "metrics-file", required_argument, NULL, OPT_METRICS_FILE },
-	{ "metrics-interval", required_argument, NULL, OPT_METRICS_INTERVAL },
-	{ "metrics-listen", required_argument, NULL, OPT_METRICS_LISTEN },
-	{ NULL, 0, NULL, 0 },
-};
 
 static void serve_close_loop(struct serve_run *r)
 {
@@ -530,9 +480,9 @@ int cmd_serve(int argc, char **argv)
 	};
 	const struct kt_cmd cmd = {
 		.name = "serve",
-		.shortopts = KT_COMMON_SHORTOPTS "s:",
-		.longopts = serve_longopts,
-		.help = serve_usage,
+		.opts = kt_opts_serve,
+		.usage = serve_help,
+		.more = serve_examples,
 		.opt = serve_opt,
 		.ctx = &cfg,
 	};

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include "cmd/builtin.h"
+#include "cmd/options.h"
 #include "run/cli.h"
 #include "run/cmd_opts.h"
 #include "util/log.h"
@@ -25,38 +27,21 @@ static const char snapshot_help[] =
 	"\n"
 	"Needs CAP_SYS_ADMIN (bpf_prog_get_next_id), but no tracing programs.\n"
 	"\n"
-	"Options:\n"
-	"  -f, --format text|json|raw\n"
-	"                       text (default): perf script --show-bpf-events lines;\n"
-	"                       json: one object per line; raw: binary perf records\n"
-	"      --kallsyms FILE  also write the symbols to FILE in /proc/kallsyms's\n"
-	"                       format\n"
-	"  -v, --verbose        say where lengths came from\n"
-	"  -h, --help           this text\n"
+	"Options:\n";
+
+static const char snapshot_more[] =
 	"\n"
 	"Examples:\n"
 	"  ksymtap snapshot                     perf script style lines\n"
 	"  ksymtap snapshot -f json | jq -r 'select(.kind==\"ksymbol\") | .name'\n";
 
-static void snapshot_usage(void)
-{
-	fputs(snapshot_help, stdout);
-}
-
 int cmd_snapshot(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	static const struct kt_cmd cmd = {
 		.name = "snapshot",
-		.shortopts = "f:vh",
-		.longopts = longopts,
-		.help = snapshot_usage,
+		.opts = kt_opts_snapshot,
+		.usage = snapshot_help,
+		.more = snapshot_more,
 	};
 	struct kt_kallsyms_file kf;
 	struct kt_output_sink out;

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include "cmd/builtin.h"
+#include "cmd/options.h"
 #include "run/cli.h"
 #include "run/cmd_opts.h"
 #include "util/log.h"
@@ -39,21 +41,13 @@ static const char stream_examples[] =
 	"  ksymtap --kallsyms /run/ksyms > /dev/null\n"
 	"                                   keep /run/ksyms for perf report --kallsyms\n";
 
-static void stream_usage(void)
-{
-	printf("%s%s%s%s", stream_help, kt_common_help, kt_live_help, stream_examples);
-}
-
 int cmd_stream(int argc, char **argv)
 {
-	static const struct option longopts[] = { KT_COMMON_LONGOPTS,
-						  KT_LIVE_LONGOPTS,
-						  { NULL, 0, NULL, 0 } };
 	static const struct kt_cmd cmd = {
 		.name = "stream",
-		.shortopts = KT_COMMON_SHORTOPTS,
-		.longopts = longopts,
-		.help = stream_usage,
+		.opts = kt_opts_stream,
+		.usage = stream_help,
+		.more = stream_examples,
 	};
 	struct kt_common c;
 	struct kt_pipeline p;

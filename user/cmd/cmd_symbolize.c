@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cmd/builtin.h"
+#include "cmd/options.h"
 #include "run/cli.h"
 #include "run/cmd_opts.h"
 #include "util/log.h"
@@ -27,11 +29,9 @@ static const char symbolize_help[] =
 	"following '[unknown]'); one nothing held at that time is left as it is.\n"
 	"Lines are flushed as they come, so it works on a live stream.\n"
 	"\n"
-	"Options:\n"
-	"  -i, --input FILE     a 'ksymtap record' file\n"
-	"  -s, --socket SOCKET  a 'ksymtap serve' daemon's socket\n"
-	"  -t, --at TIME        the time of lines that carry none\n"
-	"  -h, --help           this text\n"
+	"Options:\n";
+
+static const char symbolize_more[] =
 	"\n"
 	"Exit status: 0, 1 a FILE that cannot be read, a daemon that is gone (the\n"
 	"rest of the text is copied as it is) or an output error, 2 usage.\n"
@@ -41,10 +41,13 @@ static const char symbolize_help[] =
 	"  perf script | ksymtap symbolize -i ksym.data\n"
 	"  dmesg -w | ksymtap symbolize -s /run/ksymtap.sock\n";
 
-static void symbolize_usage(void)
-{
-	fputs(symbolize_help, stdout);
-}
+static const struct kt_cmd symbolize_cmd = {
+	.name = "symbolize",
+	.opts = kt_opts_symbolize,
+	.usage = symbolize_help,
+	.more = symbolize_more,
+	.args = KT_ARGS_NONE,
+};
 
 static int name(void *ctx, __u64 addr, __u64 t, char *buf, size_t size)
 {
@@ -60,8 +63,7 @@ int cmd_symbolize(int argc, char **argv)
 	__u64 dflt, cur, t;
 	int status;
 
-	if (kt_lookup_start("symbolize", symbolize_usage, KT_ARGS_NONE, argc, argv, &l, &dflt,
-			    &status) < 0) {
+	if (kt_lookup_start(&symbolize_cmd, argc, argv, &l, &dflt, &status) < 0) {
 		kt_lookup_fini(&l);
 		return status;
 	}

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/time.h>
+#include "cmd/builtin.h"
+#include "cmd/options.h"
 #include "run/cli.h"
 #include "run/cmd_opts.h"
 #include "util/clock.h"
@@ -23,31 +25,18 @@ static const char tail_help[] =
 	"daemon closes the connection (exit 0), on SIGINT/SIGTERM (exit 0), or after\n"
 	"--duration.\n"
 	"\n"
-	"Options:\n"
-	"  -s, --socket PATH    the daemon's socket (required)\n"
-	"  -f, --format json|raw|text\n"
-	"                       json (default): one object per line, with attribution;\n"
-	"                       raw: binary perf records; text: perf script lines\n"
-	"      --snapshot       only the current table, then exit\n"
-	"  -d, --duration SEC   stop after SEC seconds\n"
-	"  -h, --help           this text\n"
-	"\n"
-	"Examples:\n"
-	"  ksymtap tail -s /run/ksymtap.sock\n"
-	"  ksymtap tail -s /run/ksymtap.sock --snapshot -f text\n"
-	"  ksymtap tail -s /run/ksymtap.sock -f raw > ksym.bin\n";
+	"Options:\n";
 
-enum { OPT_SNAPSHOT = OPT_CMD_FIRST_FREE };
+static const char tail_more[] = "\n"
+				"Examples:\n"
+				"  ksymtap tail -s /run/ksymtap.sock\n"
+				"  ksymtap tail -s /run/ksymtap.sock --snapshot -f text\n"
+				"  ksymtap tail -s /run/ksymtap.sock -f raw > ksym.bin\n";
 
 struct tail_opts {
 	const char *path;
 	bool snapshot_only;
 };
-
-static void tail_usage(void)
-{
-	fputs(tail_help, stdout);
-}
 
 static int tail_opt(void *ctx, int opt, const char *arg)
 {
@@ -117,20 +106,12 @@ static int copy_out(int fd, const char *path)
 
 int cmd_tail(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "socket", required_argument, NULL, 's' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "snapshot", no_argument, NULL, OPT_SNAPSHOT },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct tail_opts t = { .path = NULL };
 	const struct kt_cmd cmd = {
 		.name = "tail",
-		.shortopts = "s:f:d:h",
-		.longopts = longopts,
-		.help = tail_usage,
+		.opts = kt_opts_tail,
+		.usage = tail_help,
+		.more = tail_more,
 		.opt = tail_opt,
 		.ctx = &t,
 	};

@@ -2,6 +2,7 @@
 /* ksymtap: a tap on the kernel's dynamic symbols. */
 #include <stdio.h>
 #include <string.h>
+#include "cmd/builtin.h"
 #include "run/cli.h"
 #include "util/log.h"
 #include "version.h"

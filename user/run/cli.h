@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
-/* What the commands share: options (cli.c), the option loop (cmd_opts.h),
+/* What the commands share: options (cli.c, options.h), the option loop (cmd_opts.h),
  * the start and the report (live.c), the run loop (runloop.c). */
 #ifndef KT_CLI_H
 #define KT_CLI_H
@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include "backend/backend.h"
 #include "encode/encode.h"
+#include "run/options.h"
 #include "sink/kallsyms_file.h"
 #include "sink/pipeline.h"
 
@@ -27,57 +28,10 @@ struct kt_common {
 	const char *cgroup_root; /* --cgroup-root DIR */
 };
 
-/* getopt_long codes for the long-only shared options. */
-enum {
-	OPT_RINGBUF_SIZE = 0x100,
-	OPT_DISABLE_HOOK,
-	OPT_NO_SNAPSHOT,
-	OPT_KALLSYMS,
-	OPT_NATIVE_PAGES,
-	OPT_WAKEUP_MS,
-	OPT_SOCKET_MODE,
-	OPT_SOCKET_GROUP,
-	OPT_QUEUE,
-	OPT_METRICS_FILE,
-	OPT_METRICS_INTERVAL,
-	OPT_GRACE,
-	OPT_CGROUP_ROOT,
-	OPT_QUEUE_SIZE,
-	OPT_CMD_FIRST_FREE,
-};
-
-/* clang-format off */
-#define KT_COMMON_LONGOPTS                                                          \
-	{ "backend", required_argument, NULL, 'b' },                                \
-	{ "format", required_argument, NULL, 'f' },                                 \
-	{ "duration", required_argument, NULL, 'd' },                               \
-	{ "ringbuf-size", required_argument, NULL, OPT_RINGBUF_SIZE },              \
-	{ "queue-size", required_argument, NULL, OPT_QUEUE_SIZE },                  \
-	{ "native-pages", required_argument, NULL, OPT_NATIVE_PAGES },              \
-	{ "wakeup-ms", required_argument, NULL, OPT_WAKEUP_MS },                    \
-	{ "disable-hook", required_argument, NULL, OPT_DISABLE_HOOK },              \
-	{ "verbose", no_argument, NULL, 'v' }, { "help", no_argument, NULL, 'h' }
-
-#define KT_COMMON_SHORTOPTS "b:f:d:vh"
-
-/* The options of the commands that run until stopped (stream, record, serve). */
-#define KT_LIVE_LONGOPTS                                                            \
-	{ "no-snapshot", no_argument, NULL, OPT_NO_SNAPSHOT },                      \
-	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },                      \
-	{ "cgroup-root", required_argument, NULL, OPT_CGROUP_ROOT }
-/* clang-format on */
-
 void kt_common_init(struct kt_common *c);
 /* Handle one shared option: 1 if handled, 0 if not ours, -1 on a bad value
  * (after printing a one-line error). */
 int kt_common_opt(struct kt_common *c, int opt, const char *arg);
-/* Help text of the shared options. */
-extern const char kt_common_help[];
-/* kt_common_help on stdout without the option starting with omit ("-f,"),
- * for commands that do not take it; omit NULL: all of it. */
-void kt_print_common_help(const char *omit);
-extern const char kt_live_help[];
-
 /* Parse "4M", "512K", "65536"; -EINVAL on garbage. */
 int kt_parse_size(const char *s, unsigned long long *out);
 
@@ -124,17 +78,5 @@ int kt_open_backend(const struct kt_common *c, struct kt_pipeline *p, struct kt_
 /* The one report of a run's failure: the line of the sink that failed (a
  * write error, a full disk), or "doing: strerror(-err)". */
 void kt_report(const struct kt_pipeline *p, int err, const char *doing);
-
-int cmd_stream(int argc, char **argv);
-int cmd_snapshot(int argc, char **argv);
-int cmd_record(int argc, char **argv);
-int cmd_compare(int argc, char **argv);
-int cmd_serve(int argc, char **argv);
-int cmd_tail(int argc, char **argv);
-int cmd_inject(int argc, char **argv);
-int cmd_resolve(int argc, char **argv);
-int cmd_kallsyms(int argc, char **argv);
-int cmd_symbolize(int argc, char **argv);
-int cmd_report(int argc, char **argv);
 
 #endif

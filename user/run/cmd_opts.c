@@ -5,14 +5,27 @@
 #include "sink/output.h"
 #include "util/log.h"
 
+void kt_cmd_help(const struct kt_cmd *cmd)
+{
+	fputs(cmd->usage, stdout);
+	kt_opts_print_help(stdout, cmd->opts);
+	if (cmd->more)
+		fputs(cmd->more, stdout);
+}
+
 int kt_cmd_parse(const struct kt_cmd *cmd, struct kt_common *c, int argc, char **argv, int *status)
 {
+	struct option longopts[48];
 	char shortopts[64];
 	int opt, r;
 
-	snprintf(shortopts, sizeof(shortopts), "%s%s", cmd->args == KT_ARGS_NONE ? "" : "+",
-		 cmd->shortopts);
-	while ((opt = getopt_long(argc, argv, shortopts, cmd->longopts, NULL)) != -1) {
+	if (kt_opts_getopt(cmd->opts, cmd->args != KT_ARGS_NONE, shortopts, sizeof(shortopts),
+			   longopts, sizeof(longopts) / sizeof(longopts[0]))) {
+		kt_err("%s: too many options for the option parser's tables", cmd->name);
+		*status = KT_EXIT_FAIL;
+		return -1;
+	}
+	while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		r = cmd->opt ? cmd->opt(cmd->ctx, opt, optarg) : 0;
 		if (!r && c)
 			r = kt_common_opt(c, opt, optarg);
@@ -21,7 +34,7 @@ int kt_cmd_parse(const struct kt_cmd *cmd, struct kt_common *c, int argc, char *
 		if (r)
 			continue;
 		if (opt == 'h') {
-			cmd->help();
+			kt_cmd_help(cmd);
 			*status = KT_EXIT_OK;
 			return -1;
 		}

@@ -11,6 +11,7 @@
 #include <getopt.h>
 #include <stdbool.h>
 #include "run/cli.h"
+#include "run/options.h"
 
 enum kt_cmd_args {
 	KT_ARGS_NONE, /* no positional argument */
@@ -20,17 +21,22 @@ enum kt_cmd_args {
 
 struct kt_cmd {
 	const char *name; /* "stream": for "Try 'ksymtap stream --help'." */
-	const char *shortopts; /* all of them, the shared ones included */
-	const struct option *longopts;
+	/* Its options, declared once (user/cmd/options.c): getopt's tables
+	 * and --help's list are made from them. */
+	const struct kt_optdef *opts;
+	/* --help: usage, the options, then more (exit status, examples). */
+	const char *usage;
+	const char *more;
 	enum kt_cmd_args args;
-	/* Prints the whole --help on stdout. */
-	void (*help)(void);
 	/* Called first for every option: 1 handled, 0 not the command's own
 	 * (the shared kt_common_opt() then), -1 a bad value or an option this
 	 * command refuses (it printed one line).  NULL: none of its own. */
 	int (*opt)(void *ctx, int opt, const char *arg);
 	void *ctx;
 };
+
+/* The whole --help of cmd on stdout. */
+void kt_cmd_help(const struct kt_cmd *cmd);
 
 /*
  * Parse argv for cmd into c (kt_common_init() first).  Returns -1 and sets

@@ -89,26 +89,11 @@ static int lookup_open(const struct lookup_opts *o, const char *cmd, struct kt_l
 	return 0;
 }
 
-int kt_lookup_start(const char *name, void (*help)(void), enum kt_cmd_args args, int argc,
-		    char **argv, struct kt_lookup *l, __u64 *t, int *status)
+int kt_lookup_start(const struct kt_cmd *tmpl, int argc, char **argv, struct kt_lookup *l, __u64 *t,
+		    int *status)
 {
-	static const struct option longopts[] = {
-		{ "input", required_argument, NULL, 'i' },
-		{ "socket", required_argument, NULL, 's' },
-		{ "at", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct lookup_opts o = { 0 };
-	const struct kt_cmd cmd = {
-		.name = name,
-		.shortopts = "i:s:t:h",
-		.longopts = longopts,
-		.args = args,
-		.help = help,
-		.opt = lookup_opt,
-		.ctx = &o,
-	};
+	struct kt_cmd cmd = *tmpl;
 	struct kt_common c;
 	int first;
 
@@ -116,10 +101,12 @@ int kt_lookup_start(const char *name, void (*help)(void), enum kt_cmd_args args,
 	kt_history_init(&l->h);
 	l->fd = -1;
 	kt_common_init(&c);
+	cmd.opt = lookup_opt;
+	cmd.ctx = &o;
 	first = kt_cmd_parse(&cmd, &c, argc, argv, status);
 	if (first < 0)
 		return -1;
-	*status = lookup_open(&o, name, l, t);
+	*status = lookup_open(&o, cmd.name, l, t);
 	return *status ? -1 : first;
 }
 

@@ -25,13 +25,13 @@ struct kt_lookup {
 /*
  * The three commands' one start: parse argv with their shared options (-i
  * FILE, -s SOCKET, -t TIME, -h), open FILE or SOCKET and parse --at into *t
- * (default: now).  name and help are the command's, args what operands it
- * takes.  Returns the index of the first operand, or -1 with *status the
+ * (default: now).  cmd is the command's name, options (its -i, -s, -t and
+ * -h), help and operands; its opt and ctx are the lookup's own.  Returns the index of the first operand, or -1 with *status the
  * exit status (after --help, or after one error line).  kt_lookup_fini()
  * either way.
  */
-int kt_lookup_start(const char *name, void (*help)(void), enum kt_cmd_args args, int argc,
-		    char **argv, struct kt_lookup *l, __u64 *t, int *status);
+int kt_lookup_start(const struct kt_cmd *cmd, int argc, char **argv, struct kt_lookup *l, __u64 *t,
+		    int *status);
 void kt_lookup_fini(struct kt_lookup *l);
 /* What held addr at t: 1 with "NAME+0xOFF/0xLEN [MODULE]" in buf, 0 nothing
  * did, -errno when the daemon is gone (one error line said why). */
