@@ -16,23 +16,10 @@ const char *const kt_disc_names[KT_DISC_MAX] = {
 	[KT_DISC_ERROR] = "error",     [KT_DISC_SHUTDOWN] = "shutdown",
 };
 
-__u64 now_perf(struct kt_server *s)
-{
-	return kt_monotonic_ns() + s->clock_off;
-}
-
-__s64 wall_offset(struct kt_server *s)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (__s64)ts.tv_sec * 1000000000LL + ts.tv_nsec - (__s64)now_perf(s);
-}
-
 void kt_server_tick(struct kt_server *s)
 {
 	__u64 now = kt_monotonic_ns(), perf = now_perf(s);
-	int i, j;
+	int i;
 
 	s->wall_off = wall_offset(s);
 	kt_history_trim(&s->hist, s->o.history_max,
@@ -40,16 +27,7 @@ void kt_server_tick(struct kt_server *s)
 	for (i = 0; i < s->nc; i++)
 		if (s->c[i]->state == C_HELLO && now >= s->c[i]->deadline)
 			hello_deadline(s, s->c[i]);
-	for (i = j = 0; i < s->nc; i++) {
-		if (s->c[i]->state == C_DEAD) {
-			kt_squeue_fini(&s->c[i]->q);
-			free(s->c[i]->qin);
-			free(s->c[i]);
-		} else {
-			s->c[j++] = s->c[i];
-		}
-	}
-	s->nc = j;
+	reap(s);
 }
 
 __u64 kt_server_wake_ns(const struct kt_server *s)

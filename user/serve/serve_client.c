@@ -11,25 +11,6 @@
 #include "util/log.h"
 #include "serve/server.h"
 
-void set_events(struct kt_server *s, struct client *c)
-{
-	kt_watch_set(&c->w, (c->rd_closed || c->qpaused ? 0 : KT_IN) | (c->want_out ? KT_OUT : 0));
-}
-
-void drop(struct kt_server *s, struct client *c, enum kt_disc why, const char *detail)
-{
-	if (c->state == C_DEAD)
-		return;
-	kt_debug("client %u: closed (%s%s%s), %llu records lost over its life", c->id,
-		 kt_disc_names[why], detail ? ": " : "", detail ? detail : "", c->q.lost_total);
-	kt_watch_stop(&c->w);
-	close(c->fd);
-	c->fd = -1;
-	c->state = C_DEAD;
-	s->st.disconnects[why]++;
-	s->st.connected--;
-}
-
 /* After an overflow, once the client has read everything: what it missed,
  * then the table anew.  Once the daemon is stopping (it no longer accepts),
  * the count is the last word, as for a client still in overflow then: a

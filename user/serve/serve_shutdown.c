@@ -48,5 +48,5 @@ void kt_server_shutdown(struct kt_server *s, int timeout_ms)
 	}
 	for (i = 0; i < s->nc; i++)
 		drop(s, s->c[i], KT_DISC_SHUTDOWN, NULL);
-	kt_server_tick(s);
+	reap(s);
 }

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * The daemon's own state, shared by the files of serve/ along its seams:
- * serve.c (open, tick, free), serve_accept.c (accept and peers),
- * serve_client.c (a client's handshake and I/O), serve_fanout.c (the sink
- * that hands each record to every client, encoded once per format),
- * serve_shutdown.c (stop accepting, drain, close).  Not for other layers:
+ * serve.c (open, tick, free), serve_shutdown.c (stop accepting, drain,
+ * close), serve_fanout.c (the sink that hands each record to every client,
+ * encoded once per format), serve_accept.c (accept and peers),
+ * serve_client.c (a client's handshake and I/O), serve_conn.c (what they
+ * all do to a client: close, free, queue the table or a LOST record).
+ * Each calls only the files after it in this list.  Not for other layers:
  * they use serve/serve.h.
  */
 #ifndef KT_SERVER_H
@@ -75,6 +77,8 @@ struct kt_server {
 void set_events(struct kt_server *s, struct client *c);
 /* Close c for why (counted); freed at the next tick. */
 void drop(struct kt_server *s, struct client *c, enum kt_disc why, const char *detail);
+/* Free the clients closed since the last time. */
+void reap(struct kt_server *s);
 __u64 now_perf(struct kt_server *s);
 __s64 wall_offset(struct kt_server *s);
 /* The whole table into c's queue (JSON: and its snapshot_end line). */
