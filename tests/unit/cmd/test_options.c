@@ -28,7 +28,8 @@ static void test_no_option_twice(void)
 				ob = kt_optdef_of(b);
 				snprintf(what, sizeof(what), "%s: --%s and --%s", c->name, oa->name,
 					 ob->name);
-				ASSERT_TRUE(oa->code != ob->code && strcmp(oa->name, ob->name), what);
+				ASSERT_TRUE(oa->code != ob->code && strcmp(oa->name, ob->name),
+					    what);
 			}
 		}
 	}
@@ -83,12 +84,13 @@ static void test_help_layout(void)
 	f = open_memstream(&buf, &len);
 	kt_opts_print_help(f, opts);
 	fclose(f);
-	ASSERT_STREQ(buf,
-		     "  -d, --duration SEC   stop after SEC seconds\n"
-		     "      --metrics-listen [ADDR:]PORT\n"
-		     "                       answer GET /metrics over HTTP on ADDR (numeric; [V6ADDR]\n"
-		     "                       for IPv6) and PORT; ADDR 127.0.0.1 if left out\n",
-		     "--help lines");
+	ASSERT_STREQ(
+		buf,
+		"  -d, --duration SEC   stop after SEC seconds\n"
+		"      --metrics-listen [ADDR:]PORT\n"
+		"                       answer GET /metrics over HTTP on ADDR (numeric; [V6ADDR]\n"
+		"                       for IPv6) and PORT; ADDR 127.0.0.1 if left out\n",
+		"--help lines");
 	free(buf);
 	unit_end();
 }
