@@ -53,8 +53,10 @@ DEB_PACKAGES := make gcc libc6-dev clang llvm libbpf-dev bpftool libelf-dev \
 	kmod iproute2 ca-certificates debian-archive-keyring jq util-linux \
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm debootstrap \
 	libclang-rt-dev time libevent-dev curl prometheus scdoc man-db file \
-	debhelper dpkg-dev lintian buildah valgrind
-DEB_PACKAGES_ARM64 := libbpf-dev:arm64 libelf-dev:arm64 zlib1g-dev:arm64
+	debhelper dpkg-dev lintian buildah valgrind libprotobuf-c-dev protobuf-c-compiler \
+	libssl-dev openssl
+DEB_PACKAGES_ARM64 := libbpf-dev:arm64 libelf-dev:arm64 zlib1g-dev:arm64 \
+	libprotobuf-c-dev:arm64 libssl-dev:arm64
 
 # clang's own system include dirs, so the BPF side finds <asm/...> without
 # pulling host headers in front of vmlinux.h (libbpf-bootstrap does the same).
@@ -66,10 +68,11 @@ BPF_CFLAGS := -g -O2 -Wall -Werror -target bpf -D__TARGET_ARCH_$(ARCH) \
 
 CFLAGS ?= -g -O2
 CFLAGS += $(SAN_FLAGS) -std=gnu11 -Wall -Wextra -Werror -Wmissing-field-initializers \
-	-Wshadow -Wno-unused-parameter -D_GNU_SOURCE -Iinclude -Iuser -I$(OUTPUT)
+	-Wshadow -Wno-unused-parameter -D_GNU_SOURCE -Iinclude -Iuser -I$(OUTPUT) -I$(OUTPUT)/proto
 LDFLAGS ?=
-LDLIBS_STATIC := $(if $(SAN_FLAGS),,-static) -lbpf -lelf -lz \
-	$(ARM64_LIBEVENT_L) -levent_pthreads -levent_extra -levent_core -pthread
+LDLIBS_STATIC := $(if $(SAN_FLAGS),,-static) -lbpf -lelf -lz -lprotobuf-c \
+	$(ARM64_LIBEVENT_L) -levent_openssl -levent_pthreads -levent_extra -levent_core \
+	-lssl -lcrypto -pthread
 
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.bpf.o,$(BPF_SRCS))
@@ -81,7 +84,15 @@ SKELS := $(OUTPUT)/ksymtap.skel.h
 # CLI; everything else is library code that the unit tests link against too.
 USER_SRCS := $(wildcard user/*/*.c)
 USER_HDRS := $(wildcard user/*/*.h)
-USER_OBJS := $(patsubst user/%.c,$(OUTPUT)/user/%.o,$(USER_SRCS))
+# OTLP's messages (user/encode/proto/, from the opentelemetry-proto
+# specification) through protoc-c into $(OUTPUT)/proto/.
+PROTOC_C ?= protoc-c
+PROTO_DIR := user/encode/proto
+PROTO_SRCS := $(shell find $(PROTO_DIR) -name '*.proto' | sort)
+PROTO_GEN_C := $(patsubst $(PROTO_DIR)/%.proto,$(OUTPUT)/proto/%.pb-c.c,$(PROTO_SRCS))
+PROTO_GEN_H := $(PROTO_GEN_C:.c=.h)
+PROTO_OBJS := $(PROTO_GEN_C:.c=.o)
+USER_OBJS := $(patsubst user/%.c,$(OUTPUT)/user/%.o,$(USER_SRCS)) $(PROTO_OBJS)
 LIB_OBJS := $(filter-out $(OUTPUT)/user/cmd/main.o,$(USER_OBJS))
 # The library as an archive for the test programs: each takes only the
 # objects it calls into (libevent only where serve's HTTP side is).
@@ -136,11 +147,14 @@ endef
 # link of every function that would need its NSS modules at run time:
 # libevent's evutil.o refers to getaddrinfo(), getservbyname() and
 # getprotobynumber(), which ksymtap never calls (serve --metrics-listen
-# takes numeric addresses only).  Those three warnings are left out of the
-# output; any other stays.
+# takes numeric addresses only).  libcrypto's dso_dlfcn.o and bio_sock.o
+# refer to dlopen() (engines, providers loaded from files) and
+# gethostbyname() (BIO_lookup), which the OTLP exporter's TLS never reaches:
+# libevent's evdns resolves, and OpenSSL's built-in providers serve.  Those
+# warnings are left out of the output; any other stays.
 define static-link
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(1) $(LDLIBS_STATIC) -o $@ 2>$@.ld; rc=$$?; \
-		grep -vE "evutil.o\): in function|warning: Using '(getaddrinfo|getservbyname|getprotobynumber)' in statically linked" $@.ld >&2; \
+		grep -vE "(evutil|dso_dlfcn|bio_sock).o\): in function|warning: Using '(getaddrinfo|getservbyname|getprotobynumber|dlopen|gethostbyname)' in statically linked" $@.ld >&2; \
 		rm -f $@.ld; exit $$rc
 endef
 
@@ -164,13 +178,26 @@ VERSION := $(or $(KSYMTAP_VERSION),$(shell git describe --tags --always --dirty 
 $(OUTPUT)/version.h: FORCE | $(OUTPUT)
 	$(Q)echo '#define KT_VERSION "$(VERSION)"' >$@.tmp
 	$(Q)cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
-$(OUTPUT)/user/cmd/main.o $(OUTPUT)/user/serve/metrics.o: $(OUTPUT)/version.h
+$(OUTPUT)/user/cmd/main.o $(OUTPUT)/user/serve/metrics.o $(OUTPUT)/user/sink/otlp_config.o: \
+	$(OUTPUT)/version.h
+$(OUTPUT)/user/sink/otlp.o: $(OUTPUT)/version.h
 .PHONY: FORCE
 
+# protoc-c writes every message's .pb-c.c and .pb-c.h at once.
+$(PROTO_GEN_C) $(PROTO_GEN_H) &: $(PROTO_SRCS)
+	$(call msg,PROTOC-C,$(OUTPUT)/proto)
+	$(Q)mkdir -p $(OUTPUT)/proto
+	$(Q)$(PROTOC_C) -I$(PROTO_DIR) --c_out=$(OUTPUT)/proto $(PROTO_SRCS)
+
+# Generated code: protoc-c's own style (its initializers leave fields out).
+$(OUTPUT)/proto/%.pb-c.o: $(OUTPUT)/proto/%.pb-c.c $(PROTO_GEN_H)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -Wno-missing-field-initializers -c $< -o $@
+
 # -MMD: each object depends on the headers it includes (build/**/*.d), so a
-# header edit rebuilds only what includes it.  The skeleton is generated, so
-# every object waits for it once.
-$(OUTPUT)/user/%.o: user/%.c $(SKELS) | $(OUTPUT)
+# header edit rebuilds only what includes it.  The skeleton and the OTLP
+# messages are generated, so every object waits for them once.
+$(OUTPUT)/user/%.o: user/%.c $(SKELS) $(PROTO_GEN_H) | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
@@ -454,6 +481,11 @@ deps:
 	mv $(ARM64_LIBEVENT).new/root/usr/lib/aarch64-linux-gnu/*.a $(ARM64_LIBEVENT).new/
 	rm -rf $(ARM64_LIBEVENT).new/root $(ARM64_LIBEVENT).new/*.deb $(ARM64_LIBEVENT)
 	mv $(ARM64_LIBEVENT).new $(ARM64_LIBEVENT)
+	# The OTLP test receiver's packages (tests/otlp: the official
+	# OpenTelemetry JavaScript ones), as its lock file pins them.
+	command -v npm >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y \
+		--no-install-recommends nodejs npm
+	cd tests/otlp && npm ci --no-audit --no-fund
 
 # vmlinux.h is generated once from the development machine's BTF and committed;
 # CO-RE relocates the object on every kernel it loads on.

@@ -69,6 +69,13 @@ for f in user/*/*.[ch]; do
 	while IFS=: read -r line inc; do
 		inc=${inc#*\"} inc=${inc%\"*}
 		case $inc in
+		*.pb-c.h)
+			# protoc-c's code of encode/proto/'s messages: encode's own.
+			if [ ! -f "user/encode/proto/${inc%.pb-c.h}.proto" ]; then
+				breach "$f:$line: includes \"$inc\": no such message in user/encode/proto/"
+			elif [ "$from" != encode ]; then
+				breach "$f:$line: includes \"$inc\": only encode/ uses the generated OTLP messages"
+			fi ;;
 		*/*)
 			to=${inc%%/*}
 			if [ -z "${rank[$to]+x}" ] || [ ! -f "user/$inc" ]; then

@@ -65,6 +65,7 @@ struct serve_cfg {
 /* What the serve loop works with. */
 struct serve_run {
 	const struct serve_cfg *cfg;
+	const struct kt_common *c;
 	struct kt_backend *b;
 	struct kt_pipeline *p;
 	struct kt_server *s;
@@ -219,7 +220,8 @@ static double unix_now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void fill_metrics(const struct serve_run *r, struct kt_metrics *m, struct kt_serve_stats *st)
+static void fill_metrics(const struct serve_run *r, struct kt_metrics *m, struct kt_serve_stats *st,
+			 struct kt_otlp_stats *ot)
 {
 	struct kt_backend *b = r->b;
 
@@ -239,15 +241,20 @@ static void fill_metrics(const struct serve_run *r, struct kt_metrics *m, struct
 		m->hook_skipped = b->ops->skipped(b, &m->hook_made_up);
 	if (b->ops->queue)
 		b->ops->queue(b, &m->queue);
+	if (r->c->otlp) {
+		kt_otlp_get_stats(r->c->otlp, ot);
+		m->otlp = ot;
+	}
 }
 
 static void write_metrics(struct serve_run *r)
 {
 	struct kt_serve_stats st;
+	struct kt_otlp_stats ot;
 	struct kt_metrics m;
 	int err;
 
-	fill_metrics(r, &m, &st);
+	fill_metrics(r, &m, &st, &ot);
 	err = kt_metrics_write(r->cfg->metrics_file, &m);
 	/* A full disk must not stop the stream; say so once per failure run. */
 	if (err && !r->warned)
@@ -261,13 +268,14 @@ static void write_metrics(struct serve_run *r)
 static void serve_scrape(struct serve_run *r)
 {
 	struct kt_serve_stats st;
+	struct kt_otlp_stats ot;
 	struct kt_metrics m;
 	char *buf;
 	size_t len;
 
 	if (!kt_metrics_http_wanted(r->http))
 		return;
-	fill_metrics(r, &m, &st);
+	fill_metrics(r, &m, &st, &ot);
 	if (kt_metrics_render(&m, &buf, &len))
 		return;
 	kt_metrics_http_publish(r->http, buf, len);
@@ -487,11 +495,12 @@ int cmd_serve(int argc, char **argv)
 		.ctx = &cfg,
 	};
 	struct kt_pipeline p;
-	struct serve_run r = { .cfg = &cfg, .p = &p };
 	struct kt_common c;
+	struct serve_run r = { .cfg = &cfg, .p = &p, .c = &c };
 	int ret;
 
 	kt_common_init(&c);
+	c.otlp_ok = true;
 	if (kt_cmd_parse(&cmd, &c, argc, argv, &ret) < 0)
 		return ret;
 	if (!cfg.so.path) {
@@ -505,6 +514,7 @@ int cmd_serve(int argc, char **argv)
 	ret = serve_run(&r, &c);
 	if (r.s)
 		kt_server_shutdown(r.s, 0);
+	kt_live_stop(&c);
 	kt_metrics_http_stop(r.http);
 	if (r.b)
 		r.b->ops->close(r.b);

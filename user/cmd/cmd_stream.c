@@ -58,6 +58,7 @@ int cmd_stream(int argc, char **argv)
 
 	if (kt_cmd_start_stdout(&cmd, &c, argc, argv, &p, &out, &status) < 0)
 		return status;
+	c.otlp_ok = true;
 	kt_install_signals();
 	err = kt_open_backend(&c, &p, &b);
 	if (err) {
@@ -74,6 +75,7 @@ int cmd_stream(int argc, char **argv)
 	if (err)
 		kt_report(&p, err, "reading records");
 out:
+	kt_live_stop(&c);
 	b->ops->close(b);
 	kt_output_fini(&out.out);
 	kt_pipeline_fini(&p);

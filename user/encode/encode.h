@@ -36,6 +36,14 @@ ssize_t kt_encode_perf(const struct kt_record *r, void *buf, size_t size);
 ssize_t kt_encode_perf_comm(const struct kt_record *r, void *buf, size_t size);
 ssize_t kt_encode(enum kt_format fmt, const struct kt_record *r, void *buf, size_t size);
 
+/* The names the text and JSON forms give: the record's origin ("bpf",
+ * "native", "snapshot", ...), a BPF_EVENT's type ("prog_load"), what
+ * kallsyms shows in brackets for a symbol ("bpf", "__builtin__ftrace",
+ * "__builtin__kprobes"; NULL: nothing). */
+const char *kt_origin_name(unsigned int origin);
+const char *kt_bpf_event_type_name(unsigned int type);
+const char *kt_ksym_module(const struct kt_record *r);
+
 /* serve's {"kind":"snapshot_end",...} line after a JSON client's snapshot
  * (docs/serve.md). */
 ssize_t kt_encode_snapshot_end(char *buf, size_t size, __u64 time, unsigned long long records,

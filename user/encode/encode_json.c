@@ -12,19 +12,6 @@
 #include "encode/encode.h"
 #include "encode/json_writer.h"
 
-static const char *const bpf_type_names[] = {
-	[KT_BPF_EVENT_PROG_LOAD] = "prog_load",
-	[KT_BPF_EVENT_PROG_UNLOAD] = "prog_unload",
-};
-
-static const char *const origin_names[] = {
-	[KT_ORIGIN_BPF] = "bpf",	 [KT_ORIGIN_NATIVE] = "native",
-	[KT_ORIGIN_SNAPSHOT] = "snapshot", [KT_ORIGIN_SERVE] = "serve",
-	[KT_ORIGIN_RESYNC] = "resync",	 [KT_ORIGIN_QUEUE] = "queue",
-};
-
-#define NAME_IN(tab, i) ((i) < ARRAY_SIZE(tab) && (tab)[i] ? (tab)[i] : "unknown")
-
 static void jstr_or_null(struct kt_jw *b, const char *s)
 {
 	if (s && *s)
@@ -44,17 +31,6 @@ static void jattrib(struct kt_jw *b, const struct kt_attrib *a)
 	jstr_or_null(b, a && a->path ? a->c.container_id : NULL);
 	KT_JW_LIT(b, ",\"pod_uid\":");
 	jstr_or_null(b, a && a->path ? a->c.pod_uid : NULL);
-}
-
-static const char *ksym_module(const struct kt_record *r)
-{
-	if (r->ksym_type == KT_KSYM_TYPE_BPF)
-		return "\"bpf\"";
-	if (r->source == KT_SRC_FTRACE)
-		return "\"__builtin__ftrace\"";
-	if (r->source == KT_SRC_KPROBE)
-		return "\"__builtin__kprobes\"";
-	return "null";
 }
 
 /* What every record says: its kind, its task, where it came from. */
@@ -77,12 +53,14 @@ static void jhead(struct kt_jw *b, const struct kt_record *r)
 	KT_JW_LIT(b, ",\"cgroup_id\":");
 	kt_jw_put_u(b, r->cgroup_id);
 	KT_JW_LIT(b, ",\"identity\":");
-	kt_jw_put_name(b, none ? "none" : (r->rflags & KT_RF_LOADER_IDENTITY) ? "loader" : "current");
+	kt_jw_put_name(b, none				      ? "none" :
+			  (r->rflags & KT_RF_LOADER_IDENTITY) ? "loader" :
+								"current");
 	if (r->rflags & KT_RF_SNAPSHOT)
 		KT_JW_LIT(b, ",\"snapshot\":true,\"origin\":");
 	else
 		KT_JW_LIT(b, ",\"snapshot\":false,\"origin\":");
-	kt_jw_put_name(b, NAME_IN(origin_names, r->origin));
+	kt_jw_put_name(b, kt_origin_name(r->origin));
 	if (r->type != KT_RECORD_LOST)
 		jattrib(b, r->attrib);
 }
@@ -109,7 +87,7 @@ static void jksymbol(struct kt_jw *b, const struct kt_record *r)
 	/* What kallsyms shows in brackets, and for program images their
 	 * program: the module-like name per program of the 2018 design. */
 	KT_JW_LIT(b, ",\"module\":");
-	kt_jw_put(b, ksym_module(r), strlen(ksym_module(r)));
+	jstr_or_null(b, kt_ksym_module(r));
 	if (r->source == KT_SRC_BPF_PROG && r->prog_id) {
 		KT_JW_LIT(b, ",\"prog_id\":");
 		kt_jw_put_u(b, r->prog_id);
@@ -129,7 +107,7 @@ static void jbpf_event(struct kt_jw *b, const struct kt_record *r)
 	KT_JW_LIT(b, ",\"type\":");
 	kt_jw_put_u(b, r->bpf_type);
 	KT_JW_LIT(b, ",\"type_name\":");
-	kt_jw_put_name(b, NAME_IN(bpf_type_names, r->bpf_type));
+	kt_jw_put_name(b, kt_bpf_event_type_name(r->bpf_type));
 	KT_JW_LIT(b, ",\"flags\":");
 	kt_jw_put_u(b, r->bpf_flags);
 	KT_JW_LIT(b, ",\"id\":");

@@ -147,6 +147,9 @@ int kt_common_opt(struct kt_common *c, int opt, const char *arg)
 		}
 		c->cgroup_root = arg;
 		return 1;
+	case OPT_OTLP_ENDPOINT:
+		c->otlp_endpoint = arg;
+		return 1;
 	case OPT_KALLSYMS:
 		if (!arg[0]) {
 			kt_err("--kallsyms: empty file name");

@@ -26,6 +26,11 @@ struct kt_common {
 	bool no_snapshot; /* --no-snapshot */
 	const char *kallsyms; /* --kallsyms FILE */
 	const char *cgroup_root; /* --cgroup-root DIR */
+	/* OTLP: taken by the commands that export (stream, serve), from
+	 * --otlp-endpoint or the OTEL_* variables (docs/otlp.md). */
+	bool otlp_ok;
+	const char *otlp_endpoint;
+	struct kt_otlp *otlp; /* the exporter, once kt_live_start() opened it */
 };
 
 void kt_common_init(struct kt_common *c);
@@ -71,6 +76,10 @@ int kt_live_start(struct kt_common *c, struct kt_pipeline *p, struct kt_backend 
 /* The same, with ready_extra appended to the ready line. */
 int kt_live_start_ready(struct kt_common *c, struct kt_pipeline *p, struct kt_backend *b,
 			struct kt_kallsyms_file *kf, const char *ready_extra);
+
+/* The end of what kt_live_start() began: the OTLP exporter sends what it
+ * has (up to its timeout) and stops. */
+void kt_live_stop(struct kt_common *c);
 
 /* The backend -b chose (kt_backend_open()) feeding p; prints its error. */
 int kt_open_backend(const struct kt_common *c, struct kt_pipeline *p, struct kt_backend **b);

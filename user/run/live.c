@@ -7,6 +7,7 @@
 #include <string.h>
 #include "backend/open.h"
 #include "run/cli.h"
+#include "sink/otlp.h"
 #include "util/log.h"
 #include "run/resync.h"
 #include "snapshot/merge.h"
@@ -90,6 +91,27 @@ int kt_live_start(struct kt_common *c, struct kt_pipeline *p, struct kt_backend 
 	return kt_live_start_ready(c, p, b, kf, "");
 }
 
+/* Before the snapshot, so that the export holds the table too. */
+static int open_otlp(struct kt_common *c, struct kt_pipeline *p)
+{
+	struct kt_otlp_config cfg;
+	char why[300];
+	int err;
+
+	err = kt_otlp_config_load(&cfg, c->otlp_endpoint, why, sizeof(why));
+	if (!err && cfg.enabled)
+		err = kt_otlp_open(&c->otlp, &cfg, p, why, sizeof(why));
+	if (err)
+		kt_err("%s", why);
+	return err;
+}
+
+void kt_live_stop(struct kt_common *c)
+{
+	kt_otlp_close(c->otlp);
+	c->otlp = NULL;
+}
+
 int kt_live_start_ready(struct kt_common *c, struct kt_pipeline *p, struct kt_backend *b,
 			struct kt_kallsyms_file *kf, const char *ready_extra)
 {
@@ -99,6 +121,8 @@ int kt_live_start_ready(struct kt_common *c, struct kt_pipeline *p, struct kt_ba
 	if (c->cgroup_root && kt_pipeline_cgroup_root(p, c->cgroup_root))
 		kt_warn("--cgroup-root %s is not a usable cgroup2 mount; cgroup paths are unknown",
 			c->cgroup_root);
+	if (c->otlp_ok && (err = open_otlp(c, p)))
+		return err;
 	if (c->kallsyms) {
 		kt_kallsyms_file_init(kf, c->kallsyms, p->tab);
 		err = kt_pipeline_add_sink(p, &kf->sink);
@@ -135,6 +159,8 @@ int kt_live_start_ready(struct kt_common *c, struct kt_pipeline *p, struct kt_ba
 		kt_err("starting the reader thread: %s", strerror(-err));
 		return err;
 	}
+	if ((err = kt_otlp_start(c->otlp)))
+		return err;
 	err = kt_drain(b, kt_pipeline_tick, p);
 	if (!err)
 		err = kt_pipeline_flush(p);

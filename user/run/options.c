@@ -57,6 +57,13 @@ const struct kt_optdef kt_opt_cgroup_root =
 	       "the host's cgroup2 mount, for JSON's cgroup paths (default /sys/fs/cgroup; in a "
 	       "container, where the host's tree is mounted)");
 
+const struct kt_optdef kt_opt_otlp_endpoint =
+	KT_OPT(OPT_OTLP_ENDPOINT, "otlp-endpoint", "URL",
+	       "also send every record as an OTLP log record over OTLP/HTTP to URL (/v1/logs "
+	       "appended when it has no path); overrides OTEL_EXPORTER_OTLP_ENDPOINT and "
+	       "OTEL_EXPORTER_OTLP_LOGS_ENDPOINT, which turn the export on as well; the other "
+	       "OTEL_* variables as the OpenTelemetry specification gives them (docs/otlp.md)");
+
 const struct kt_optdef *kt_optdef_of(const struct kt_optdef *o)
 {
 	return o->use ? o->use : o;

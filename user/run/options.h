@@ -60,6 +60,7 @@ enum {
 	OPT_NO_SNAPSHOT,
 	OPT_KALLSYMS,
 	OPT_CGROUP_ROOT,
+	OPT_OTLP_ENDPOINT,
 	/* The first code a command may give its own options (cmd/options.h). */
 	OPT_CMD_FIRST_FREE,
 };
@@ -69,7 +70,8 @@ extern const struct kt_optdef kt_opt_backend, kt_opt_format, kt_opt_duration, kt
 	kt_opt_queue_size, kt_opt_native_pages, kt_opt_wakeup_ms, kt_opt_disable_hook,
 	kt_opt_verbose, kt_opt_help;
 /* ... and what the commands that run until stopped take besides. */
-extern const struct kt_optdef kt_opt_no_snapshot, kt_opt_kallsyms, kt_opt_cgroup_root;
+extern const struct kt_optdef kt_opt_no_snapshot, kt_opt_kallsyms, kt_opt_cgroup_root,
+	kt_opt_otlp_endpoint;
 
 /* The backend's tuning, as stream, record, serve and compare share it. */
 #define KT_OPTS_TUNING                                                         \
@@ -80,8 +82,11 @@ extern const struct kt_optdef kt_opt_no_snapshot, kt_opt_kallsyms, kt_opt_cgroup
 #define KT_OPTS_COMMON_NO_FORMAT                                                 \
 	KT_OPT_USE(kt_opt_backend), KT_OPT_USE(kt_opt_duration), KT_OPTS_TUNING, \
 		KT_OPT_USE(kt_opt_verbose), KT_OPT_USE(kt_opt_help)
-#define KT_OPTS_LIVE \
-	KT_OPT_USE(kt_opt_no_snapshot), KT_OPT_USE(kt_opt_kallsyms), KT_OPT_USE(kt_opt_cgroup_root)
+/* What the commands that run until stopped and feed others (stream, serve)
+ * take besides. */
+#define KT_OPTS_LIVE                                                 \
+	KT_OPT_USE(kt_opt_no_snapshot), KT_OPT_USE(kt_opt_kallsyms), \
+		KT_OPT_USE(kt_opt_cgroup_root), KT_OPT_USE(kt_opt_otlp_endpoint)
 
 /* The option an entry stands for (itself, or the shared one it uses). */
 const struct kt_optdef *kt_optdef_of(const struct kt_optdef *o);

@@ -36,6 +36,10 @@ enum {
 	V_QUEUE_BYTES,
 	V_QUEUE_PEAK,
 	V_QUEUE_BOUND,
+	V_OTLP_REQUESTS,
+	V_OTLP_RETRIES,
+	V_OTLP_QUEUE_BYTES,
+	V_OTLP_QUEUE_BOUND,
 	V_MAX,
 };
 
@@ -69,6 +73,23 @@ static void lost(FILE *f, const char *name, const struct view *w)
 	fprintf(f, "%s{where=\"queue\"} %llu\n", name, w->m->queue.lost);
 	if (w->m->serve)
 		fprintf(f, "%s{where=\"client\"} %llu\n", name, w->m->serve->lost_records);
+}
+
+static void otlp_records(FILE *f, const char *name, const struct view *w)
+{
+	const struct kt_otlp_stats *o = w->m->otlp;
+
+	fprintf(f, "%s{outcome=\"sent\"} %llu\n", name, o->sent);
+	fprintf(f, "%s{outcome=\"rejected\"} %llu\n", name, o->rejected);
+}
+
+static void otlp_dropped(FILE *f, const char *name, const struct view *w)
+{
+	const struct kt_otlp_stats *o = w->m->otlp;
+
+	fprintf(f, "%s{reason=\"queue_full\"} %llu\n", name, o->dropped_queue);
+	fprintf(f, "%s{reason=\"refused\"} %llu\n", name, o->dropped_refused);
+	fprintf(f, "%s{reason=\"end\"} %llu\n", name, o->dropped_end);
 }
 
 static void resync_records(FILE *f, const char *name, const struct view *w)
@@ -143,7 +164,7 @@ static void now_time(FILE *f, const char *name, const struct view *w)
 	fprintf(f, "%s %.3f\n", name, now.tv_sec + now.tv_nsec / 1e9);
 }
 
-enum when { ALWAYS, WITH_HOOKS, SERVING };
+enum when { ALWAYS, WITH_HOOKS, SERVING, EXPORTING };
 
 /* The exposition, family by family, in README order: one sample from v[],
  * or the samples a function prints. */
@@ -240,6 +261,22 @@ static const struct family {
 	ONE("ksymtap_query_errors_total", "counter",
 	    "Query requests that were not an address and time (answered with an error).",
 	    V_QUERY_ERRORS, SERVING),
+	MANY("ksymtap_otlp_log_records_total", "counter",
+	     "Records the OTLP collector took (sent) or answered as rejected (partial success).",
+	     otlp_records, EXPORTING),
+	MANY("ksymtap_otlp_dropped_records_total", "counter",
+	     "Records not exported: the exporter's queue was full, the collector refused them with an error that is not retried, or they were still queued at the end.",
+	     otlp_dropped, EXPORTING),
+	ONE("ksymtap_otlp_requests_total", "counter", "OTLP requests the collector took.",
+	    V_OTLP_REQUESTS, EXPORTING),
+	ONE("ksymtap_otlp_retries_total", "counter",
+	    "OTLP requests sent again (429, 502, 503, 504 or no answer).", V_OTLP_RETRIES,
+	    EXPORTING),
+	ONE("ksymtap_otlp_queue_bytes", "gauge", "Records waiting for the OTLP exporter, in bytes.",
+	    V_OTLP_QUEUE_BYTES, EXPORTING),
+	ONE("ksymtap_otlp_queue_bound_bytes", "gauge",
+	    "The most that may wait for the OTLP exporter; beyond it records are dropped.",
+	    V_OTLP_QUEUE_BOUND, EXPORTING),
 	MANY("ksymtap_start_time_seconds", "gauge", "When this ksymtap started (unix time).",
 	     start_time, ALWAYS),
 	MANY("ksymtap_metrics_time_seconds", "gauge",
@@ -268,6 +305,12 @@ static void gather(struct view *w, const struct kt_metrics *m)
 	w->v[V_PROGS] = kt_symtab_nprogs(p->tab);
 	w->v[V_ATTRIB_CACHED] = w->as.cached;
 	w->v[V_ATTRIB_UNRESOLVED] = w->as.unresolved;
+	if (m->otlp) {
+		w->v[V_OTLP_REQUESTS] = m->otlp->requests;
+		w->v[V_OTLP_RETRIES] = m->otlp->retries;
+		w->v[V_OTLP_QUEUE_BYTES] = m->otlp->queue_bytes;
+		w->v[V_OTLP_QUEUE_BOUND] = m->otlp->queue_bound;
+	}
 	if (!s)
 		return;
 	w->v[V_CONNECTED] = s->connected;
@@ -289,7 +332,8 @@ int kt_metrics_print(FILE *f, const struct kt_metrics *m)
 	gather(&w, m);
 	for (fam = families; fam < families + sizeof(families) / sizeof(families[0]); fam++) {
 		if ((fam->when == SERVING && !m->serve) ||
-		    (fam->when == WITH_HOOKS && !m->has_hooks))
+		    (fam->when == WITH_HOOKS && !m->has_hooks) ||
+		    (fam->when == EXPORTING && !m->otlp))
 			continue;
 		fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", fam->name, fam->help, fam->name,
 			fam->type);

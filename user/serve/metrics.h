@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "backend/backend.h"
+#include "sink/otlp.h"
 #include "sink/pipeline.h"
 #include "serve/serve.h"
 
@@ -25,6 +26,7 @@ struct kt_metrics {
 	bool has_hooks;
 	unsigned long hooks; /* bit per enum kt_hook */
 	const struct kt_serve_stats *serve; /* NULL: not serving */
+	const struct kt_otlp_stats *otlp; /* NULL: not exporting */
 	double start_time; /* unix seconds */
 };
 
