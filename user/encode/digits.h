@@ -66,4 +66,16 @@ static inline __attribute__((always_inline)) char *put_x(char *o, unsigned long 
 	return o + n;
 }
 
+/* n bytes as 2n lowercase hex digits (a program's tag, an OTLP id), no NUL. */
+static inline char *put_hex_bytes(char *o, const unsigned char *p, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	for (; n; n--, p++) {
+		*o++ = hex[*p >> 4];
+		*o++ = hex[*p & 15];
+	}
+	return o;
+}
+
 #endif

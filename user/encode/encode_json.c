@@ -98,9 +98,7 @@ static void jksymbol(struct kt_jw *b, const struct kt_record *r)
 
 static void jbpf_event(struct kt_jw *b, const struct kt_record *r)
 {
-	static const char hex[] = "0123456789abcdef";
 	char tag[2 * KT_TAG_SIZE];
-	int i;
 
 	KT_JW_LIT(b, ",\"source\":");
 	kt_jw_put_name(b, kt_source_name(r->source));
@@ -112,10 +110,7 @@ static void jbpf_event(struct kt_jw *b, const struct kt_record *r)
 	kt_jw_put_u(b, r->bpf_flags);
 	KT_JW_LIT(b, ",\"id\":");
 	kt_jw_put_u(b, r->prog_id);
-	for (i = 0; i < KT_TAG_SIZE; i++) {
-		tag[2 * i] = hex[r->tag[i] >> 4];
-		tag[2 * i + 1] = hex[r->tag[i] & 15];
-	}
+	put_hex_bytes(tag, r->tag, KT_TAG_SIZE);
 	KT_JW_LIT(b, ",\"tag\":\"");
 	kt_jw_put(b, tag, sizeof(tag));
 	KT_JW_LIT(b, "\",\"prog_name\":");

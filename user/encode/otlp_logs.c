@@ -12,6 +12,7 @@
 #include <string.h>
 #include "opentelemetry/proto/collector/logs/v1/logs_service.pb-c.h"
 #include "util/base.h"
+#include "encode/digits.h"
 #include "encode/encode.h"
 #include "encode/json_writer.h"
 #include "encode/otlp_logs.h"
@@ -161,14 +162,7 @@ static void attrs_ksymbol(struct node *n, const struct kt_record *r)
 
 static void attrs_bpf_event(struct node *n, const struct kt_record *r)
 {
-	static const char hex[] = "0123456789abcdef";
-	int i;
-
-	for (i = 0; i < KT_TAG_SIZE; i++) {
-		n->tag[2 * i] = hex[r->tag[i] >> 4];
-		n->tag[2 * i + 1] = hex[r->tag[i] & 15];
-	}
-	n->tag[2 * KT_TAG_SIZE] = '\0';
+	*put_hex_bytes(n->tag, r->tag, KT_TAG_SIZE) = '\0';
 	attr_str(n, "ksymtap.bpf.source", kt_source_name(r->source));
 	attr_int(n, "ksymtap.bpf.event.type", r->bpf_type);
 	attr_str(n, "ksymtap.bpf.event.type_name", kt_bpf_event_type_name(r->bpf_type));

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "encode/digits.h"
 #include "encode/pb_json.h"
 
 /* "log_records" -> "logRecords": proto3's JSON name. */
@@ -29,7 +30,6 @@ static void put_bytes(struct kt_jw *w, const ProtobufCFieldDescriptor *f,
 {
 	static const char b64[] =
 		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	static const char hex[] = "0123456789abcdef";
 	char *out = malloc(2 * b->len + 4 * (b->len / 3 + 1) + 1), *o = out;
 	unsigned int v;
 	size_t i;
@@ -40,10 +40,7 @@ static void put_bytes(struct kt_jw *w, const ProtobufCFieldDescriptor *f,
 	}
 	/* OTLP: ids are hex; other bytes are base64, as proto3 says. */
 	if (!strcmp(f->name, "trace_id") || !strcmp(f->name, "span_id")) {
-		for (i = 0; i < b->len; i++) {
-			*o++ = hex[b->data[i] >> 4];
-			*o++ = hex[b->data[i] & 15];
-		}
+		o = put_hex_bytes(o, b->data, b->len);
 	} else {
 		for (i = 0; i < b->len; i += 3) {
 			v = b->data[i] << 16 | (i + 1 < b->len ? b->data[i + 1] << 8 : 0) |

@@ -469,8 +469,6 @@ void kt_otlp_close(struct kt_otlp *o)
 {
 	struct kt_otlp_stats st;
 	unsigned long long left;
-	const void *e;
-	size_t len;
 	__u64 one = 1;
 
 	if (!o)
@@ -484,21 +482,14 @@ void kt_otlp_close(struct kt_otlp *o)
 			kt_debug("otlp: waking the exporter: %m");
 		pthread_join(o->thread, NULL);
 	}
-	left = o->nbatch;
-	while (o->cur.bytes && kt_fifo_next(&o->cur, &len))
-		left++;
-	if (o->cur.bytes)
-		kt_fifo_release(&o->q, &o->cur);
-	kt_fifo_take(&o->q, &o->cur);
-	while (o->cur.bytes && (e = kt_fifo_next(&o->cur, &len)))
-		left++;
+	/* What the thread did not send: its batch, then the queue. */
+	for (left = o->nbatch; next_entry(o); left++)
+		;
 	count(o, ST_DROP_END, left);
 	kt_otlp_get_stats(o, &st);
 	if (left)
 		kt_warn("otlp: %llu records not sent before the end (%s; %llu sent)", left,
 			o->c.url, st.sent);
-	if (o->cur.bytes)
-		kt_fifo_release(&o->q, &o->cur);
 	kt_otlp_conn_free(o->conn);
 	if (o->wake)
 		event_free(o->wake);
