@@ -16,38 +16,7 @@
 #    daemon's stop, which says how many records it could not send;
 #  - bad settings: one line naming the variable, exit 1.
 . "${KT_TOP:-.}/tests/host/lib.sh"
-serve_test_setup
-RECV=${KT_TOP:-.}/tests/otlp
-command -v node >/dev/null || skip "node missing"
-[ -d "$RECV/node_modules/@opentelemetry/otlp-transformer" ] ||
-	skip "the receiver's packages are missing (make deps)"
-command -v promtool >/dev/null || skip "promtool missing (make deps: prometheus)"
-
-start_receiver() { # dir [mode]
-	mkdir -p "$1"
-	[ -z "$2" ] || echo "$2" >"$1/mode"
-	node "$RECV/receiver.js" "$1" 2>"$1/node.err" &
-	PIDS+=($!)
-	wait_until 10 test -s "$1/port" || fail "the receiver did not start: $(cat "$1/node.err")"
-	URL=http://127.0.0.1:$(cat "$1/port")
-}
-
-# Load and unload the test's program; ID and TAG from bpftool.
-load_one() { # name
-	"$LOAD" -w "$T/go.$1" "$OBJ" >"$T/load.$1" &
-	PIDS+=($!)
-	wait_for "$T/load.$1" '^loaded' 10 || fail "$1: the workload did not load"
-	ID=$(awk '/^loaded kt_sock_main/ {print $4}' "$T/load.$1")
-	TAG=$(bpftool prog show id "$ID" | sed -n 's/.*tag \([0-9a-f]*\).*/\1/p')
-	[ -n "$TAG" ] || fail "$1: bpftool does not know prog $ID"
-	touch "$T/go.$1"
-}
-
-# The receiver got the test's program: its load, by id and tag.
-has_prog() { # dir
-	grep -q "\"eventName\":\"ksymtap.bpf.prog_load\".*\"ksymtap.bpf.prog.id\":\"$ID\",\"ksymtap.bpf.prog.tag\":\"$TAG\"" \
-		"$1/records.jsonl"
-}
+otlp_test_setup
 
 # stream -f json and the export of the same run, one program loaded.
 stream_run() { # name dir

@@ -9,6 +9,7 @@
 #include "run/cli.h"
 #include "backend/hooks.h"
 #include "backend/pump.h"
+#include "sink/otlp_config.h"
 #include "util/log.h"
 
 void kt_common_init(struct kt_common *c)
@@ -24,6 +25,7 @@ void kt_common_init(struct kt_common *c)
 	c->bo.debug_ktime = getenv("KSYMTAP_DEBUG_KTIME") != NULL;
 	c->bo.debug_no_backup = getenv("KSYMTAP_DEBUG_NO_BACKUP") != NULL;
 	c->fmt = KT_FMT_TEXT;
+	c->otlp_spool_size = KT_OTLP_SPOOL_SIZE_DEFAULT;
 }
 
 int kt_parse_size(const char *s, unsigned long long *out)
@@ -109,6 +111,30 @@ static int backend_opt(struct kt_backend_opts *bo, int opt, const char *arg)
 	return 0;
 }
 
+/* The OTLP export's options (the OTEL_* variables are read at start). */
+static int otlp_opt(struct kt_common *c, int opt, const char *arg)
+{
+	switch (opt) {
+	case OPT_OTLP_ENDPOINT:
+		c->otlp_endpoint = arg;
+		return 1;
+	case OPT_OTLP_SPOOL:
+		if (!arg[0] || strlen(arg) >= 400) {
+			kt_err("--otlp-spool: '%s' is not a usable directory name", arg);
+			return -1;
+		}
+		c->otlp_spool = arg;
+		return 1;
+	case OPT_OTLP_SPOOL_SIZE:
+		if (kt_parse_size(arg, &c->otlp_spool_size) || c->otlp_spool_size < (1 << 20)) {
+			kt_err("--otlp-spool-size: '%s' is not a size of 1M or more", arg);
+			return -1;
+		}
+		return 1;
+	}
+	return 0;
+}
+
 /* One switch case per shared option, as bpftool and perf parse theirs. */
 int kt_common_opt(struct kt_common *c, int opt, const char *arg)
 {
@@ -147,9 +173,6 @@ int kt_common_opt(struct kt_common *c, int opt, const char *arg)
 		}
 		c->cgroup_root = arg;
 		return 1;
-	case OPT_OTLP_ENDPOINT:
-		c->otlp_endpoint = arg;
-		return 1;
 	case OPT_KALLSYMS:
 		if (!arg[0]) {
 			kt_err("--kallsyms: empty file name");
@@ -161,5 +184,5 @@ int kt_common_opt(struct kt_common *c, int opt, const char *arg)
 		kt_verbose++;
 		return 1;
 	}
-	return backend_opt(&c->bo, opt, arg);
+	return otlp_opt(c, opt, arg) ?: backend_opt(&c->bo, opt, arg);
 }

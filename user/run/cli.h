@@ -30,6 +30,8 @@ struct kt_common {
 	 * --otlp-endpoint or the OTEL_* variables (docs/otlp.md). */
 	bool otlp_ok;
 	const char *otlp_endpoint;
+	const char *otlp_spool; /* --otlp-spool DIR */
+	unsigned long long otlp_spool_size; /* --otlp-spool-size */
 	struct kt_otlp *otlp; /* the exporter, once kt_live_start() opened it */
 };
 

@@ -99,6 +99,16 @@ static int open_otlp(struct kt_common *c, struct kt_pipeline *p)
 	int err;
 
 	err = kt_otlp_config_load(&cfg, c->otlp_endpoint, why, sizeof(why));
+	if (!err && c->otlp_spool && !cfg.enabled) {
+		snprintf(
+			why, sizeof(why),
+			"--otlp-spool: no OTLP export to spool for (--otlp-endpoint or OTEL_EXPORTER_OTLP_ENDPOINT)");
+		err = -EINVAL;
+	}
+	if (!err && c->otlp_spool) {
+		snprintf(cfg.spool_dir, sizeof(cfg.spool_dir), "%s", c->otlp_spool);
+		cfg.spool_bytes = c->otlp_spool_size;
+	}
 	if (!err && cfg.enabled)
 		err = kt_otlp_open(&c->otlp, &cfg, p, why, sizeof(why));
 	if (err)

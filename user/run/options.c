@@ -63,6 +63,15 @@ const struct kt_optdef kt_opt_otlp_endpoint =
 	       "appended when it has no path); overrides OTEL_EXPORTER_OTLP_ENDPOINT and "
 	       "OTEL_EXPORTER_OTLP_LOGS_ENDPOINT, which turn the export on as well; the other "
 	       "OTEL_* variables as the OpenTelemetry specification gives them (docs/otlp.md)");
+const struct kt_optdef kt_opt_otlp_spool =
+	KT_OPT(OPT_OTLP_SPOOL, "otlp-spool", "DIR",
+	       "keep the OTLP requests the collector does not take (no answer, 429, 502, 503, 504) "
+	       "in DIR, made 0700 if missing, and send them in order when it answers again, after "
+	       "a restart too (one ksymtap per DIR)");
+const struct kt_optdef kt_opt_otlp_spool_size =
+	KT_OPT(OPT_OTLP_SPOOL_SIZE, "otlp-spool-size", "SIZE",
+	       "the most the spool holds on disk (default 64M); beyond it records are dropped, "
+	       "counted and said");
 
 const struct kt_optdef *kt_optdef_of(const struct kt_optdef *o)
 {

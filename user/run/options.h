@@ -61,6 +61,8 @@ enum {
 	OPT_KALLSYMS,
 	OPT_CGROUP_ROOT,
 	OPT_OTLP_ENDPOINT,
+	OPT_OTLP_SPOOL,
+	OPT_OTLP_SPOOL_SIZE,
 	/* The first code a command may give its own options (cmd/options.h). */
 	OPT_CMD_FIRST_FREE,
 };
@@ -71,7 +73,7 @@ extern const struct kt_optdef kt_opt_backend, kt_opt_format, kt_opt_duration, kt
 	kt_opt_verbose, kt_opt_help;
 /* ... and what the commands that run until stopped take besides. */
 extern const struct kt_optdef kt_opt_no_snapshot, kt_opt_kallsyms, kt_opt_cgroup_root,
-	kt_opt_otlp_endpoint;
+	kt_opt_otlp_endpoint, kt_opt_otlp_spool, kt_opt_otlp_spool_size;
 
 /* The backend's tuning, as stream, record, serve and compare share it. */
 #define KT_OPTS_TUNING                                                         \
@@ -84,9 +86,10 @@ extern const struct kt_optdef kt_opt_no_snapshot, kt_opt_kallsyms, kt_opt_cgroup
 		KT_OPT_USE(kt_opt_verbose), KT_OPT_USE(kt_opt_help)
 /* What the commands that run until stopped and feed others (stream, serve)
  * take besides. */
-#define KT_OPTS_LIVE                                                 \
-	KT_OPT_USE(kt_opt_no_snapshot), KT_OPT_USE(kt_opt_kallsyms), \
-		KT_OPT_USE(kt_opt_cgroup_root), KT_OPT_USE(kt_opt_otlp_endpoint)
+#define KT_OPTS_LIVE                                                              \
+	KT_OPT_USE(kt_opt_no_snapshot), KT_OPT_USE(kt_opt_kallsyms),              \
+		KT_OPT_USE(kt_opt_cgroup_root), KT_OPT_USE(kt_opt_otlp_endpoint), \
+		KT_OPT_USE(kt_opt_otlp_spool), KT_OPT_USE(kt_opt_otlp_spool_size)
 
 /* The option an entry stands for (itself, or the shared one it uses). */
 const struct kt_optdef *kt_optdef_of(const struct kt_optdef *o);

@@ -40,6 +40,10 @@ enum {
 	V_OTLP_RETRIES,
 	V_OTLP_QUEUE_BYTES,
 	V_OTLP_QUEUE_BOUND,
+	V_OTLP_SPOOLED,
+	V_OTLP_SPOOL_BYTES,
+	V_OTLP_SPOOL_RECORDS,
+	V_OTLP_SPOOL_BOUND,
 	V_MAX,
 };
 
@@ -90,6 +94,7 @@ static void otlp_dropped(FILE *f, const char *name, const struct view *w)
 	fprintf(f, "%s{reason=\"queue_full\"} %llu\n", name, o->dropped_queue);
 	fprintf(f, "%s{reason=\"refused\"} %llu\n", name, o->dropped_refused);
 	fprintf(f, "%s{reason=\"end\"} %llu\n", name, o->dropped_end);
+	fprintf(f, "%s{reason=\"spool\"} %llu\n", name, o->dropped_spool);
 }
 
 static void resync_records(FILE *f, const char *name, const struct view *w)
@@ -265,7 +270,7 @@ static const struct family {
 	     "Records the OTLP collector took (sent) or answered as rejected (partial success).",
 	     otlp_records, EXPORTING),
 	MANY("ksymtap_otlp_dropped_records_total", "counter",
-	     "Records not exported: the exporter's queue was full, the collector refused them with an error that is not retried, or they were still queued at the end.",
+	     "Records not exported: the exporter's queue was full, the collector refused them with an error that is not retried, they were still queued at the end, or the spool was full or could not be written.",
 	     otlp_dropped, EXPORTING),
 	ONE("ksymtap_otlp_requests_total", "counter", "OTLP requests the collector took.",
 	    V_OTLP_REQUESTS, EXPORTING),
@@ -277,6 +282,16 @@ static const struct family {
 	ONE("ksymtap_otlp_queue_bound_bytes", "gauge",
 	    "The most that may wait for the OTLP exporter; beyond it records are dropped.",
 	    V_OTLP_QUEUE_BOUND, EXPORTING),
+	ONE("ksymtap_otlp_spooled_records_total", "counter",
+	    "Records written to the spool (--otlp-spool) because the collector did not take them yet.",
+	    V_OTLP_SPOOLED, EXPORTING),
+	ONE("ksymtap_otlp_spool_bytes", "gauge", "What the spool holds, in bytes.",
+	    V_OTLP_SPOOL_BYTES, EXPORTING),
+	ONE("ksymtap_otlp_spool_records", "gauge", "Records the spool holds.", V_OTLP_SPOOL_RECORDS,
+	    EXPORTING),
+	ONE("ksymtap_otlp_spool_bound_bytes", "gauge",
+	    "The most the spool may hold (--otlp-spool-size; 0: no spool); beyond it records are dropped.",
+	    V_OTLP_SPOOL_BOUND, EXPORTING),
 	MANY("ksymtap_start_time_seconds", "gauge", "When this ksymtap started (unix time).",
 	     start_time, ALWAYS),
 	MANY("ksymtap_metrics_time_seconds", "gauge",
@@ -310,6 +325,10 @@ static void gather(struct view *w, const struct kt_metrics *m)
 		w->v[V_OTLP_RETRIES] = m->otlp->retries;
 		w->v[V_OTLP_QUEUE_BYTES] = m->otlp->queue_bytes;
 		w->v[V_OTLP_QUEUE_BOUND] = m->otlp->queue_bound;
+		w->v[V_OTLP_SPOOLED] = m->otlp->spooled;
+		w->v[V_OTLP_SPOOL_BYTES] = m->otlp->spool_bytes;
+		w->v[V_OTLP_SPOOL_RECORDS] = m->otlp->spool_records;
+		w->v[V_OTLP_SPOOL_BOUND] = m->otlp->spool_bound;
 	}
 	if (!s)
 		return;

@@ -27,6 +27,7 @@
 #include "util/log.h"
 #include "sink/otlp.h"
 #include "sink/otlp_conn.h"
+#include "sink/otlp_spool.h"
 #include "version.h"
 
 #define BACKOFF_FIRST_MS 1000
@@ -43,7 +44,10 @@ struct kt_otlp {
 	bool running, queue_full_said;
 	atomic_bool stopping;
 	unsigned int stop_ms; /* set before stopping: how long to send on */
-	atomic_ullong st[7]; /* struct kt_otlp_stats' counters, in order */
+	atomic_ullong st[9]; /* struct kt_otlp_stats' counters, in order */
+	atomic_ullong spool_bytes, spool_records; /* the spool's, for the metrics */
+	bool spool_on;
+	struct kt_spool spool; /* the thread's once it runs */
 	/* The exporter thread's own. */
 	struct event_base *base;
 	struct kt_otlp_conn *conn;
@@ -53,6 +57,11 @@ struct kt_otlp {
 	size_t nbatch;
 	char *body; /* the request as sent, kept for a retry */
 	size_t body_len;
+	unsigned int body_records;
+	enum kt_otlp_protocol body_proto;
+	bool body_gzip;
+	bool from_spool; /* body is the spool's oldest file */
+	bool spool_said; /* "spool full" (or unwritable) said */
 	bool busy; /* a request is out */
 	bool timer_armed, deadline_armed;
 	unsigned int attempt;
@@ -61,7 +70,17 @@ struct kt_otlp {
 	bool said_down; /* "no answer" said, "answers again" not yet */
 };
 
-enum { ST_SENT, ST_REJECTED, ST_DROP_QUEUE, ST_DROP_REFUSED, ST_DROP_END, ST_REQUESTS, ST_RETRIES };
+enum {
+	ST_SENT,
+	ST_REJECTED,
+	ST_DROP_QUEUE,
+	ST_DROP_REFUSED,
+	ST_DROP_END,
+	ST_DROP_SPOOL,
+	ST_REQUESTS,
+	ST_RETRIES,
+	ST_SPOOLED,
+};
 
 static void count(struct kt_otlp *o, int which, unsigned long long n)
 {
@@ -124,11 +143,11 @@ static void fill(struct kt_otlp *o)
 		memcpy(&o->batch[o->nbatch++], e, KT_OTLP_ENTRY_LEN(e));
 }
 
-/* gzip (RFC 1952) of the body, for Content-Encoding: gzip. */
-static int gzip_body(struct kt_otlp *o)
+/* gzip (RFC 1952) of a body, for Content-Encoding: gzip. */
+static int gzip_body(char **body, size_t *body_len)
 {
 	z_stream z = { 0 };
-	size_t cap = compressBound(o->body_len) + 32;
+	size_t cap = compressBound(*body_len) + 32;
 	char *out = malloc(cap);
 	int rc;
 
@@ -138,8 +157,8 @@ static int gzip_body(struct kt_otlp *o)
 		free(out);
 		return -ENOMEM;
 	}
-	z.next_in = (Bytef *)o->body;
-	z.avail_in = o->body_len;
+	z.next_in = (Bytef *)*body;
+	z.avail_in = *body_len;
 	z.next_out = (Bytef *)out;
 	z.avail_out = cap;
 	rc = deflate(&z, Z_FINISH);
@@ -148,9 +167,9 @@ static int gzip_body(struct kt_otlp *o)
 		free(out);
 		return -EIO;
 	}
-	free(o->body);
-	o->body = out;
-	o->body_len = z.total_out;
+	free(*body);
+	*body = out;
+	*body_len = z.total_out;
 	return 0;
 }
 
@@ -211,9 +230,9 @@ static void post(struct kt_otlp *o)
 	evhttp_add_header(h, "Host", host);
 	evhttp_add_header(h, "User-Agent", "ksymtap/" KT_VERSION);
 	evhttp_add_header(h, "Content-Type",
-			  o->c.proto == KT_OTLP_JSON ? "application/json" :
-						       "application/x-protobuf");
-	if (o->c.gzip)
+			  o->body_proto == KT_OTLP_JSON ? "application/json" :
+							  "application/x-protobuf");
+	if (o->body_gzip)
 		evhttp_add_header(h, "Content-Encoding", "gzip");
 	for (i = 0; i < o->c.nheaders; i++)
 		evhttp_add_header(h, o->c.headers[i].key, o->c.headers[i].value);
@@ -233,46 +252,156 @@ static void arm(struct kt_otlp *o, unsigned int ms)
 	o->timer_armed = true;
 }
 
-/* Send the next batch if one is due: full, or its delay is over (due). */
-static void pump(struct kt_otlp *o, bool due)
+/* The filled batch as a request body: *body of *len bytes, gzipped as
+ * configured (*gzip says whether it is).  0, or -errno with the batch
+ * dropped and counted. */
+static int encode_batch(struct kt_otlp *o, char **body, size_t *len, bool *gzip)
 {
-	ssize_t len;
+	ssize_t n = kt_otlp_encode(o->batch, o->nbatch, &o->c.resource, o->c.proto, body);
 
-	if (o->busy || (o->timer_armed && o->attempt))
-		return; /* an answer or a retry is awaited */
+	if (n < 0) {
+		kt_warn("otlp: encoding %zu records: %s; dropped", o->nbatch, strerror((int)-n));
+		count(o, ST_DROP_REFUSED, o->nbatch);
+		o->nbatch = 0;
+		return (int)n;
+	}
+	*len = n;
+	*gzip = false;
+	if (o->c.gzip && gzip_body(body, len))
+		kt_warn("otlp: gzip failed; sending the request uncompressed");
+	else
+		*gzip = o->c.gzip;
+	return 0;
+}
+
+/* A batch is ready to go: full, its delay over (due), or stopping.  A
+ * partial one arms the delay (unless a retry holds the timer). */
+static bool batch_ready(struct kt_otlp *o, bool due)
+{
 	fill(o);
 	if (!o->nbatch)
-		return;
+		return false;
 	if (o->nbatch < o->c.batch_max && !due && !atomic_load(&o->stopping)) {
 		if (!o->timer_armed)
 			arm(o, o->c.delay_ms);
-		return;
+		return false;
 	}
-	len = kt_otlp_encode(o->batch, o->nbatch, &o->c.resource, o->c.proto, &o->body);
-	if (len < 0) {
-		kt_warn("otlp: encoding %zu records: %s; dropped", o->nbatch, strerror((int)-len));
-		count(o, ST_DROP_REFUSED, o->nbatch);
+	return true;
+}
+
+static void publish_spool(struct kt_otlp *o)
+{
+	atomic_store(&o->spool_bytes, o->spool.bytes);
+	atomic_store(&o->spool_records, o->spool.records);
+}
+
+/* A request into the spool, behind the others.  0, or -errno said once
+ * (until the spool takes one again). */
+static int spool(struct kt_otlp *o, const char *body, size_t len, unsigned int records,
+		 enum kt_otlp_protocol proto, bool gzip)
+{
+	int err = kt_spool_put(&o->spool, body, len, records, proto, gzip);
+
+	if (!err) {
+		count(o, ST_SPOOLED, records);
+		publish_spool(o);
+		o->spool_said = false;
+		return 0;
+	}
+	if (!o->spool_said)
+		kt_warn("otlp: spool %s: %s; records dropped while it is (ksymtap_otlp_dropped_records_total{reason=\"spool\"})",
+			o->spool.dir, err == -ENOSPC ? "full (--otlp-spool-size)" : strerror(-err));
+	o->spool_said = true;
+	return err;
+}
+
+/* While the collector does not answer, or the spool still holds older
+ * requests: the batches that are ready go to the spool, behind them. */
+static void spool_batches(struct kt_otlp *o, bool due)
+{
+	char *body = NULL;
+	size_t len;
+	bool gzip;
+
+	while (batch_ready(o, due)) {
+		if (encode_batch(o, &body, &len, &gzip))
+			continue;
+		if (spool(o, body, len, o->nbatch, o->c.proto, gzip))
+			count(o, ST_DROP_SPOOL, o->nbatch);
 		o->nbatch = 0;
-		return;
+		free(body);
+		body = NULL;
 	}
-	o->body_len = len;
-	if (o->c.gzip && gzip_body(o))
-		kt_warn("otlp: gzip failed; sending the request uncompressed");
+}
+
+/* The spool's oldest request out.  false: the spool is empty. */
+static bool send_spooled(struct kt_otlp *o)
+{
+	const struct kt_spool_file *f;
+	int err;
+
+	while ((f = kt_spool_head(&o->spool))) {
+		err = kt_spool_read_head(&o->spool, &o->body, &o->body_len);
+		if (!err) {
+			o->body_records = f->records;
+			o->body_proto = f->proto;
+			o->body_gzip = f->gzip;
+			o->from_spool = true;
+			post(o);
+			return true;
+		}
+		kt_warn("otlp: spool %s: reading its oldest file: %s; its %u records dropped",
+			o->spool.dir, strerror(-err), f->records);
+		count(o, ST_DROP_SPOOL, f->records);
+		kt_spool_pop(&o->spool);
+		publish_spool(o);
+	}
+	return false;
+}
+
+/* Send the next request if one is due: the spool's oldest, else a batch
+ * that is full or whose delay is over (due). */
+static void pump(struct kt_otlp *o, bool due)
+{
+	if (o->spool_on && (o->attempt || !kt_spool_empty(&o->spool)))
+		spool_batches(o, due);
+	if (o->busy || o->attempt)
+		return; /* an answer or a retry is awaited */
+	if (o->spool_on && send_spooled(o))
+		return;
+	if (!batch_ready(o, due) || encode_batch(o, &o->body, &o->body_len, &o->body_gzip))
+		return;
+	o->body_records = o->nbatch;
+	o->body_proto = o->c.proto;
+	o->from_spool = false;
+	o->nbatch = 0;
 	post(o);
 }
 
-/* Stopping, and nothing left to send or wait for: end the thread's loop. */
+/* Stopping, and nothing left to send or wait for: end the thread's loop.
+ * With a spool, a collector that does not answer is not waited for: what
+ * is left goes to the spool (kt_otlp_close). */
 static void maybe_done(struct kt_otlp *o)
 {
-	if (atomic_load(&o->stopping) && !o->busy && !o->nbatch && !o->cur.bytes)
+	if (!atomic_load(&o->stopping))
+		return;
+	if ((o->spool_on && o->attempt && !o->busy) ||
+	    (!o->busy && !o->body && !o->nbatch && !o->cur.bytes &&
+	     (!o->spool_on || kt_spool_empty(&o->spool))))
 		event_base_loopbreak(o->base);
 }
 
+/* The request is done with: taken, or refused for good. */
 static void done_batch(struct kt_otlp *o)
 {
+	if (o->from_spool) {
+		kt_spool_pop(&o->spool);
+		publish_spool(o);
+	}
 	free(o->body);
 	o->body = NULL;
-	o->nbatch = 0;
+	o->body_records = 0;
+	o->from_spool = false;
 	o->attempt = 0;
 }
 
@@ -305,15 +434,15 @@ static void answered(struct kt_otlp *o, struct evhttp_request *req)
 	long long rejected = 0;
 	char msg[256];
 
-	if (kt_otlp_parse_response(evbuffer_pullup(in, len), len, o->c.proto, &rejected, msg,
+	if (kt_otlp_parse_response(evbuffer_pullup(in, len), len, o->body_proto, &rejected, msg,
 				   sizeof(msg)))
 		kt_debug("otlp: the collector's answer is not an ExportLogsServiceResponse");
 	if (rejected > 0) {
 		count(o, ST_REJECTED, rejected);
-		kt_warn("otlp: the collector rejected %lld of %zu records%s%s", rejected, o->nbatch,
-			*msg ? ": " : "", msg);
+		kt_warn("otlp: the collector rejected %lld of %u records%s%s", rejected,
+			o->body_records, *msg ? ": " : "", msg);
 	}
-	count(o, ST_SENT, o->nbatch - (rejected > 0 ? (size_t)rejected : 0));
+	count(o, ST_SENT, o->body_records - (rejected > 0 ? (unsigned int)rejected : 0));
 	count(o, ST_REQUESTS, 1);
 	done_batch(o);
 }
@@ -337,13 +466,17 @@ static void on_response(struct evhttp_request *req, void *arg)
 		count(o, ST_RETRIES, 1);
 		kt_debug("otlp: %s: %d; retry %u", o->c.url, code, o->attempt);
 		arm(o, retry_ms(o, req));
-		return;
+		/* Kept on disk from now on: the spool was empty, or this
+		 * would be its oldest file. */
+		if (o->spool_on && !o->from_spool &&
+		    !spool(o, o->body, o->body_len, o->body_records, o->body_proto, o->body_gzip))
+			o->from_spool = true;
 	} else {
 		if (o->said_status != code)
-			kt_warn("otlp: %s answered %d; %zu records dropped (not retried: only 429, 502, 503 and 504 are)",
-				o->c.url, code, o->nbatch);
+			kt_warn("otlp: %s answered %d; %u records dropped (not retried: only 429, 502, 503 and 504 are)",
+				o->c.url, code, o->body_records);
 		o->said_status = code;
-		count(o, ST_DROP_REFUSED, o->nbatch);
+		count(o, ST_DROP_REFUSED, o->body_records);
 		done_batch(o);
 	}
 	pump(o, false);
@@ -356,6 +489,8 @@ static void on_timer(evutil_socket_t fd, short what, void *arg)
 
 	o->timer_armed = false;
 	if (o->attempt && o->body) {
+		if (o->spool_on)
+			spool_batches(o, true);
 		post(o); /* the same request again */
 		return;
 	}
@@ -413,6 +548,23 @@ static int set_up_thread_side(struct kt_otlp *o, char *why, size_t why_size)
 	return 0;
 }
 
+static int open_spool(struct kt_otlp *o, char *why, size_t why_size)
+{
+	int err;
+
+	if (!o->c.spool_dir[0])
+		return 0;
+	err = kt_spool_open(&o->spool, o->c.spool_dir, o->c.spool_bytes, why, why_size);
+	if (err)
+		return err;
+	o->spool_on = true;
+	publish_spool(o);
+	if (o->spool.records)
+		kt_info("otlp: spool %s holds %llu records (%zu bytes) an earlier run could not send; they go first",
+			o->spool.dir, o->spool.records, o->spool.bytes);
+	return 0;
+}
+
 int kt_otlp_open(struct kt_otlp **out, const struct kt_otlp_config *c, struct kt_pipeline *p,
 		 char *why, size_t why_size)
 {
@@ -422,6 +574,8 @@ int kt_otlp_open(struct kt_otlp **out, const struct kt_otlp_config *c, struct kt
 
 	if (o)
 		o->efd = -1;
+	if (o)
+		o->spool.dirfd = o->spool.lockfd = -1;
 	if (!o)
 		return snprintf(why, why_size, "otlp: out of memory"), -ENOMEM;
 	kt_otlp_config_copy(&o->c, c);
@@ -440,6 +594,7 @@ int kt_otlp_open(struct kt_otlp **out, const struct kt_otlp_config *c, struct kt
 	if (err)
 		snprintf(why, why_size, "otlp: out of memory");
 	err = err ?: set_up_thread_side(o, why, why_size);
+	err = err ?: open_spool(o, why, why_size);
 	if (!err && (err = kt_pipeline_add_sink(p, &o->sink)))
 		snprintf(why, why_size, "otlp: %s", strerror(-err));
 	if (err) {
@@ -454,6 +609,7 @@ int kt_otlp_open(struct kt_otlp **out, const struct kt_otlp_config *c, struct kt
 
 int kt_otlp_start(struct kt_otlp *o)
 {
+	__u64 one = 1;
 	int err;
 
 	if (!o || o->running)
@@ -462,7 +618,42 @@ int kt_otlp_start(struct kt_otlp *o)
 	if (err)
 		kt_err("otlp: starting its thread: %s", strerror(-err));
 	o->running = !err;
+	/* What the spool holds goes out before any new record arrives. */
+	if (!err && o->spool_on && !kt_spool_empty(&o->spool) &&
+	    write(o->efd, &one, sizeof(one)) < 0)
+		kt_debug("otlp: waking the exporter: %m");
 	return err;
+}
+
+/* After the thread: what it did not send (the request out when it
+ * stopped, the batch, the queue, in that order) into the spool, or
+ * counted.  The records neither sent nor spooled. */
+static unsigned long long keep_rest(struct kt_otlp *o)
+{
+	unsigned long long left = 0;
+	char *body = NULL;
+	size_t len;
+	bool gzip;
+
+	if (o->body && !o->from_spool &&
+	    (!o->spool_on ||
+	     spool(o, o->body, o->body_len, o->body_records, o->body_proto, o->body_gzip)))
+		left += o->body_records;
+	if (!o->spool_on) {
+		for (left += o->nbatch; next_entry(o); left++)
+			;
+		return left;
+	}
+	while (batch_ready(o, true)) {
+		if (encode_batch(o, &body, &len, &gzip))
+			continue;
+		if (spool(o, body, len, o->nbatch, o->c.proto, gzip))
+			left += o->nbatch;
+		o->nbatch = 0;
+		free(body);
+		body = NULL;
+	}
+	return left;
 }
 
 void kt_otlp_close(struct kt_otlp *o)
@@ -482,14 +673,18 @@ void kt_otlp_close(struct kt_otlp *o)
 			kt_debug("otlp: waking the exporter: %m");
 		pthread_join(o->thread, NULL);
 	}
-	/* What the thread did not send: its batch, then the queue. */
-	for (left = o->nbatch; next_entry(o); left++)
-		;
+	atomic_store(&o->stopping, true);
+	left = keep_rest(o);
 	count(o, ST_DROP_END, left);
 	kt_otlp_get_stats(o, &st);
 	if (left)
 		kt_warn("otlp: %llu records not sent before the end (%s; %llu sent)", left,
 			o->c.url, st.sent);
+	if (o->spool_on && o->spool.records)
+		kt_info("otlp: %llu records wait in the spool %s for the next start",
+			o->spool.records, o->spool.dir);
+	if (o->spool_on)
+		kt_spool_close(&o->spool);
 	kt_otlp_conn_free(o->conn);
 	if (o->wake)
 		event_free(o->wake);
@@ -518,6 +713,11 @@ void kt_otlp_get_stats(struct kt_otlp *o, struct kt_otlp_stats *st)
 	st->dropped_end = atomic_load(&o->st[ST_DROP_END]);
 	st->requests = atomic_load(&o->st[ST_REQUESTS]);
 	st->retries = atomic_load(&o->st[ST_RETRIES]);
+	st->dropped_spool = atomic_load(&o->st[ST_DROP_SPOOL]);
+	st->spooled = atomic_load(&o->st[ST_SPOOLED]);
+	st->spool_bytes = atomic_load(&o->spool_bytes);
+	st->spool_records = atomic_load(&o->spool_records);
+	st->spool_bound = o->spool_on ? o->c.spool_bytes : 0;
 	kt_fifo_usage(&o->q, &st->queue_bytes, &peak);
 	st->queue_bound = o->q.bound;
 }

@@ -21,7 +21,10 @@ struct kt_otlp_stats {
 	unsigned long long dropped_end; /* still unsent when ksymtap stopped */
 	unsigned long long requests; /* requests answered with success */
 	unsigned long long retries; /* requests sent again (429, 502, 503, 504, no answer) */
+	unsigned long long dropped_spool; /* the spool was full or could not be written */
+	unsigned long long spooled; /* records written to the spool */
 	size_t queue_bytes, queue_bound;
+	unsigned long long spool_bytes, spool_records, spool_bound; /* bound 0: no spool */
 };
 
 struct kt_otlp;
@@ -36,7 +39,9 @@ int kt_otlp_open(struct kt_otlp **out, const struct kt_otlp_config *c, struct kt
  * did).  0, or -errno after one error line.  NULL: nothing. */
 int kt_otlp_start(struct kt_otlp *o);
 /* Send what is queued for up to the request timeout (OTEL_EXPORTER_OTLP_
- * TIMEOUT), stop, say what was left unsent (one line), free.  NULL: nothing. */
+ * TIMEOUT; with a spool, not at all while the collector does not answer),
+ * stop, put what is left into the spool if there is one, say what was left
+ * unsent (one line), free.  NULL: nothing. */
 void kt_otlp_close(struct kt_otlp *o);
 void kt_otlp_get_stats(struct kt_otlp *o, struct kt_otlp_stats *st);
 

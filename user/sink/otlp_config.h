@@ -14,6 +14,7 @@
 
 #define KT_OTLP_MAX_HEADERS 16
 #define KT_OTLP_MAX_RESOURCE 32
+#define KT_OTLP_SPOOL_SIZE_DEFAULT (64ULL << 20)
 
 struct kt_otlp_config {
 	bool enabled; /* an endpoint was given (variable or option) */
@@ -30,6 +31,8 @@ struct kt_otlp_config {
 	unsigned int batch_max; /* log records per request */
 	unsigned int delay_ms; /* longest a record waits for its batch to fill */
 	size_t queue_bytes; /* records waiting for the exporter, at most */
+	char spool_dir[512]; /* --otlp-spool; "": none */
+	size_t spool_bytes; /* --otlp-spool-size */
 	struct kt_otlp_kv headers[KT_OTLP_MAX_HEADERS];
 	size_t nheaders;
 	struct kt_otlp_kv res[KT_OTLP_MAX_RESOURCE];
