@@ -23,7 +23,7 @@ const events = {
 
 // JSON key -> OTLP attribute, for every record and per kind.
 const common = {
-  origin: 'ksymtap.origin', snapshot: 'ksymtap.snapshot', cpu: 'cpu.logical_number',
+  time: 'ksymtap.time', origin: 'ksymtap.origin', snapshot: 'ksymtap.snapshot', cpu: 'cpu.logical_number',
   identity: 'ksymtap.identity',
 };
 const task = { pid: 'process.pid', tid: 'thread.id', comm: 'process.executable.name' };
@@ -56,7 +56,7 @@ function check(i, j, o) {
   const map = { ...common, ...(j.identity === 'none' ? {} : task), ...(j.kind === 'lost' ? {} : cgroup), ...kinds[j.kind] };
   for (const [k, a] of Object.entries(map)) {
     let v = j[k];
-    if (v === '' || (v === -1 && (k === 'pid' || k === 'tid'))) v = null;
+    if (v === '' || (v === -1 && (k === 'pid' || k === 'tid')) || (v === 0 && k === 'time')) v = null;
     if (k === 'addr') v = '0x' + BigInt(v).toString(16);
     want(k, v, o.attrs[a]);
   }

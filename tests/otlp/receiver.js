@@ -12,6 +12,8 @@
 // DIR/port: the port it listens on (127.0.0.1, chosen by the kernel);
 // DIR/records.jsonl: one line per log record received, flattened;
 // DIR/requests.jsonl: one line per request (protocol, compression, status);
+// DIR/otlp.jsonl: each request taken, as one line of OTLP/JSON: the format of
+// an OpenTelemetry Collector's file exporter (ksymtap resolve -i reads it);
 // DIR/errors: what it could not decode (a test fails on any).
 // Writing a line to DIR/mode changes what it answers from the next request:
 //   ok                 200 (the default)
@@ -165,6 +167,7 @@ function handle(req, res) {
       if (req.method !== 'POST' || req.url !== '/v1/logs') throw new Error(`${req.method} ${req.url}`);
       const { proto, msg } = decode(req, body);
       const n = record(proto, msg);
+      out('otlp.jsonl', JSON.stringify(Req.toObject(msg, { longs: String, enums: Number, bytes: String })));
       const rejected = mode.kind === 'partial' ? mode.n : 0;
       out('requests.jsonl', JSON.stringify({ ...line, status: 200, protocol: proto, records: n, rejected }));
       answer(res, proto, rejected);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* ksymtap resolve: what held an address at a time, from a record file. */
+/* ksymtap resolve: what held an address at a time, from a record file, an
+ * OTLP file or a daemon. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +17,9 @@ static const char resolve_help[] =
 	"\n"
 	"Name kernel addresses in dynamic code as it was at a given time, from the\n"
 	"history a 'ksymtap record' FILE holds, or a running 'ksymtap serve' daemon\n"
-	"keeps (-s): every symbol with its extent, its birth and its death.  One line\n"
+	"keeps (-s): every symbol with its extent, its birth and its death.  FILE may\n"
+	"also be OTLP logs ksymtap exported, as a collector stored them (one node's,\n"
+	"--host/--boot; docs/otlp.md): the answers are the node's own.  One line\n"
 	"out per address, as the kernel's %pS:\n"
 	"\n"
 	"  ADDR NAME+0xOFF/0xLEN [MODULE]     a symbol held ADDR at TIME\n"
@@ -43,6 +46,7 @@ static const char resolve_more[] =
 	"  ksymtap resolve -i ksym.data ffffffffc0001234\n"
 	"  ksymtap resolve -i ksym.data --at 12.345678 0xffffffffc0001234\n"
 	"  ksymtap resolve -s /run/ksymtap.sock ffffffffc0001234\n"
+	"  ksymtap resolve -i otlp.jsonl --host node7 --at 812.5 ffffffffc0001234\n"
 	"  perf script -F time,ip | awk ... | ksymtap resolve -i ksym.data\n";
 
 static const struct kt_cmd resolve_cmd = {

@@ -47,9 +47,18 @@ const struct kt_optdef kt_opts_inject[] = {
 
 /* resolve, kallsyms and symbolize read the same sources (run/lookup.c). */
 static const struct kt_optdef opt_lookup_input =
-	KT_OPT('i', "input", "FILE", "a 'ksymtap record' file");
+	KT_OPT('i', "input", "FILE",
+	       "a 'ksymtap record' file, or OTLP logs ksymtap exported as an OpenTelemetry "
+	       "Collector's file exporter writes them (OTLP/JSON, one request a line)");
 static const struct kt_optdef opt_lookup_socket =
 	KT_OPT('s', "socket", "SOCKET", "a 'ksymtap serve' daemon's socket");
+static const struct kt_optdef opt_lookup_host = KT_OPT(
+	OPT_HOST, "host", "NAME",
+	"OTLP FILE: the node whose host.name is NAME (needed when FILE holds more than one)");
+static const struct kt_optdef opt_lookup_boot =
+	KT_OPT(OPT_BOOT, "boot", "ID",
+	       "OTLP FILE: the boot whose ksymtap.boot.id is ID (/proc/sys/kernel/random/boot_id "
+	       "on the node; needed when its host has records of more than one boot)");
 
 const struct kt_optdef kt_opts_resolve[] = {
 	KT_OPT_USE(opt_lookup_input),
@@ -57,6 +66,8 @@ const struct kt_optdef kt_opts_resolve[] = {
 	       "a 'ksymtap serve' daemon's socket (its history is bounded by its --history and "
 	       "--history-age)"),
 	KT_OPT('t', "at", "TIME", "the time of the arguments and of stdin's bare lines"),
+	KT_OPT_USE(opt_lookup_host),
+	KT_OPT_USE(opt_lookup_boot),
 	KT_OPT_USE(kt_opt_help),
 	KT_OPT_END,
 };
@@ -65,6 +76,8 @@ const struct kt_optdef kt_opts_kallsyms[] = {
 	KT_OPT_USE(opt_lookup_input),
 	KT_OPT_USE(opt_lookup_socket),
 	KT_OPT('t', "at", "TIME", "the moment"),
+	KT_OPT_USE(opt_lookup_host),
+	KT_OPT_USE(opt_lookup_boot),
 	KT_OPT_USE(kt_opt_help),
 	KT_OPT_END,
 };
@@ -73,6 +86,8 @@ const struct kt_optdef kt_opts_symbolize[] = {
 	KT_OPT_USE(opt_lookup_input),
 	KT_OPT_USE(opt_lookup_socket),
 	KT_OPT('t', "at", "TIME", "the time of lines that carry none"),
+	KT_OPT_USE(opt_lookup_host),
+	KT_OPT_USE(opt_lookup_boot),
 	KT_OPT_USE(kt_opt_help),
 	KT_OPT_END,
 };

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <json-c/json.h>
 #include "opentelemetry/proto/collector/logs/v1/logs_service.pb-c.h"
 #include "util/base.h"
 #include "encode/digits.h"
@@ -121,6 +122,9 @@ static void attrs_task(struct node *n, const struct kt_otlp_entry *e)
 	bool none = r->rflags & KT_RF_NO_TASK;
 
 	attr_int(n, "ksymtap.seq", (long long)e->seq);
+	/* perf's clock, as the node's own answers take it (resolve --at). */
+	if (r->time)
+		attr_int(n, "ksymtap.time", (long long)r->time);
 	attr_str(n, "ksymtap.origin", kt_origin_name(r->origin));
 	attr_bool(n, "ksymtap.snapshot", r->rflags & KT_RF_SNAPSHOT);
 	attr_int(n, "cpu.logical_number", r->cpu);
@@ -314,27 +318,24 @@ ssize_t kt_otlp_encode(const struct kt_otlp_entry *e, size_t n, const struct kt_
 }
 
 /* OTLP/JSON's answer: {"partialSuccess":{"rejectedLogRecords":"2",
- * "errorMessage":"..."}} (int64 as a string or a number). */
+ * "errorMessage":"..."}} (int64 as a string or a number), read with json-c. */
 static int parse_json_response(const char *body, size_t len, long long *rejected, char *msg,
 			       size_t msg_size)
 {
-	char *s = strndup(body, len), *p, *end;
+	json_tokener *tok = json_tokener_new();
+	json_object *o = tok ? json_tokener_parse_ex(tok, body, len) : NULL, *ps, *v;
+	int err = o && json_object_is_type(o, json_type_object) ? 0 : -EBADMSG;
 
-	if (!s)
-		return -ENOMEM;
-	p = strstr(s, "\"rejectedLogRecords\"");
-	if (p) {
-		p += strlen("\"rejectedLogRecords\"");
-		p += strspn(p, " \t\r\n:\"");
-		*rejected = strtoll(p, NULL, 10);
+	if (!err && json_object_object_get_ex(o, "partialSuccess", &ps)) {
+		if (json_object_object_get_ex(ps, "rejectedLogRecords", &v))
+			*rejected = json_object_get_int64(v);
+		if (json_object_object_get_ex(ps, "errorMessage", &v))
+			snprintf(msg, msg_size, "%s", json_object_get_string(v));
 	}
-	p = strstr(s, "\"errorMessage\"");
-	if (p && (p = strchr(p + strlen("\"errorMessage\""), '"'))) {
-		end = strchr(p + 1, '"');
-		snprintf(msg, msg_size, "%.*s", end ? (int)(end - p - 1) : 0, p + 1);
-	}
-	free(s);
-	return 0;
+	json_object_put(o);
+	if (tok)
+		json_tokener_free(tok);
+	return tok ? err : -ENOMEM;
 }
 
 int kt_otlp_parse_response(const void *body, size_t len, enum kt_otlp_protocol proto,

@@ -12,9 +12,20 @@ static int add(void *ctx, struct kt_record *r)
 	return kt_history_add(ctx, r);
 }
 
-int kt_history_load(struct kt_history *h, const char *path, char *why, size_t why_size)
+int kt_history_load(struct kt_history *h, const char *path, const struct kt_otlp_select *sel,
+		    char *why, size_t why_size)
 {
-	int err = kt_record_file_read(path, add, h, NULL, why, why_size);
+	bool otlp = kt_otlp_file_is(path);
+	int err;
+
+	if (!otlp && (sel->host || sel->boot)) {
+		snprintf(why, why_size,
+			 "--host and --boot choose a node of an OTLP/JSON file; %s is not one",
+			 path);
+		return -EINVAL;
+	}
+	err = otlp ? kt_otlp_file_read(path, sel, add, h, why, why_size) :
+		     kt_record_file_read(path, add, h, NULL, why, why_size);
 
 	if (err == -ENOMEM && !why[0])
 		snprintf(why, why_size, "%s: out of memory", path);

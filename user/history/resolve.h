@@ -8,9 +8,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "history/history.h"
+#include "history/otlp_in.h"
 
-/* The history of a ksymtap record file.  -errno with why. */
-int kt_history_load(struct kt_history *h, const char *path, char *why, size_t why_size);
+/* The history of a ksymtap record file, or of one node of an OTLP/JSON file
+ * (sel chooses it; docs/otlp.md).  -errno with why. */
+int kt_history_load(struct kt_history *h, const char *path, const struct kt_otlp_select *sel,
+		    char *why, size_t why_size);
 /* A kernel address: hex, with or without 0x.  -EINVAL. */
 int kt_parse_addr(const char *s, size_t len, __u64 *addr);
 /* A time on perf's clock: nanoseconds ("123456789"), seconds as perf script

@@ -19,6 +19,7 @@ struct lookup_opts {
 	const char *in; /* -i FILE */
 	const char *sock; /* -s SOCKET */
 	const char *at; /* -t TIME */
+	struct kt_otlp_select sel; /* --host, --boot */
 };
 
 static int lookup_opt(void *ctx, int opt, const char *arg)
@@ -31,6 +32,10 @@ static int lookup_opt(void *ctx, int opt, const char *arg)
 		o->sock = arg;
 	else if (opt == 't')
 		o->at = arg;
+	else if (opt == OPT_HOST)
+		o->sel.host = arg;
+	else if (opt == OPT_BOOT)
+		o->sel.boot = arg;
 	else
 		return 0;
 	return 1;
@@ -60,7 +65,11 @@ static int lookup_open(const struct lookup_opts *o, const char *cmd, struct kt_l
 		       cmd, cmd);
 		return KT_EXIT_USAGE;
 	}
-	if (o->in && kt_history_load(&l->h, o->in, why, sizeof(why))) {
+	if (o->sock && (o->sel.host || o->sel.boot)) {
+		kt_err("--host and --boot choose a node of an OTLP file (-i FILE), not of a daemon (-s)");
+		return KT_EXIT_USAGE;
+	}
+	if (o->in && kt_history_load(&l->h, o->in, &o->sel, why, sizeof(why))) {
 		kt_err("%s", why);
 		return KT_EXIT_FAIL;
 	}

@@ -63,6 +63,9 @@ enum {
 	OPT_OTLP_ENDPOINT,
 	OPT_OTLP_SPOOL,
 	OPT_OTLP_SPOOL_SIZE,
+	/* resolve, kallsyms, symbolize (run/lookup.c parses them) */
+	OPT_HOST,
+	OPT_BOOT,
 	/* The first code a command may give its own options (cmd/options.h). */
 	OPT_CMD_FIRST_FREE,
 };
