@@ -48,15 +48,20 @@ start_receiver() { # dir [mode]
 	URL=http://127.0.0.1:$(cat "$1/port")
 }
 
-# Load the test's program (serve_test_setup's) and let it go: ID and TAG
-# from bpftool while it lives.
-load_one() { # name
+# Load the test's program (serve_test_setup's), which lives until
+# $T/go.NAME exists: ID and TAG from bpftool while it lives.
+load_prog() { # name
 	"$LOAD" -w "$T/go.$1" "$OBJ" >"$T/load.$1" &
 	PIDS+=($!)
 	wait_for "$T/load.$1" '^loaded' 10 || fail "$1: the workload did not load"
 	ID=$(awk '/^loaded kt_sock_main/ {print $4}' "$T/load.$1")
 	TAG=$(bpftool prog show id "$ID" | sed -n 's/.*tag \([0-9a-f]*\).*/\1/p')
 	[ -n "$TAG" ] || fail "$1: bpftool does not know prog $ID"
+}
+
+# The same, and let it go at once.
+load_one() { # name
+	load_prog "$1"
 	touch "$T/go.$1"
 }
 

@@ -27,12 +27,7 @@ wait_for "$T/serve.err" '^ksymtap: ready' 20 || fail "serve not ready: $(cat "$T
 PIDS+=($!)
 wait_for "$T/tail.json" snapshot_end 10 || fail "tail got no table"
 
-"$LOAD" -w "$T/go" "$OBJ" >"$T/load" &
-PIDS+=($!)
-wait_for "$T/load" '^loaded' 10 || fail "the workload did not load"
-ID=$(awk '/^loaded kt_sock_main/ {print $4}' "$T/load")
-TAG=$(bpftool prog show id "$ID" | sed -n 's/.*tag \([0-9a-f]*\).*/\1/p')
-[ -n "$TAG" ] || fail "bpftool does not know prog $ID"
+load_prog res
 # The kernel's own word on where it lives: its symbols in /proc/kallsyms,
 # and an address inside each.
 ADDRS=$(awk -v t="bpf_prog_$TAG" 'index($3, t) == 1 { print $1 }' /proc/kallsyms)
@@ -52,7 +47,7 @@ us=$(((AT + 999) / 1000))
 LINE=$(printf '[%5d.%06d] 0x%s in a line' $((us / 1000000)) $((us % 1000000)) "$first")
 echo "$LINE" | "$KT" symbolize -s "$S" >"$T/serve.symbolize" ||
 	fail "symbolize -s"
-touch "$T/go"
+touch "$T/go.res"
 wait_for "$T/tail.json" "\"type_name\":\"prog_unload\",\"flags\":0,\"id\":$ID," 10 ||
 	fail "serve sent no PROG_UNLOAD of $ID"
 # shellcheck disable=SC2086

@@ -37,12 +37,8 @@ PIDS+=($A $B)
 wait_for "$T/a.json" snapshot_end 5 && wait_for "$T/b.json" snapshot_end 5 ||
 	fail "clients got no snapshot_end"
 
-"$LOAD" -w "$T/go" "$OBJ" >"$T/load.txt" &
-PIDS+=($!)
-wait_for "$T/load.txt" '^loaded' 10 || fail "workload did not load"
-id=$(awk '/^loaded kt_sock_main/ {print $4}' "$T/load.txt")
-tag=$(bpftool prog show id "$id" | sed -n 's/.*tag \([0-9a-f]*\).*/\1/p')
-[ -n "$tag" ] || fail "bpftool does not know prog $id"
+load_prog main
+id=$ID tag=$TAG
 echo "# prog $id tag $tag"
 for f in a b; do
 	wait_for "$T/$f.json" "\"type_name\":\"prog_load\",\"flags\":0,\"id\":$id,\"tag\":\"$tag\"" 5 ||
@@ -61,7 +57,7 @@ grep -q "\"snapshot\":true.*\"name\":\"bpf_prog_$tag" "$T/c.snap" ||
 	fail "late client: prog $id's image (bpf_prog_$tag...) not in its snapshot"
 grep -q '"snapshot":false' "$T/c.snap" && fail "late client: live record before snapshot_end"
 
-touch "$T/go"
+touch "$T/go.main"
 for f in a b c; do
 	wait_for "$T/$f.json" "\"type_name\":\"prog_unload\",\"flags\":0,\"id\":$id," 5 ||
 		fail "client $f: no PROG_UNLOAD of $id"

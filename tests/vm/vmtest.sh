@@ -268,6 +268,21 @@ else
 	copy_with_libs "$(command -v setpriv)" /usr/bin/setpriv
 	# The tests read ksymtap's JSON with a real parser.
 	copy_with_libs "$(command -v jq)" /usr/bin/jq
+	# The OTLP test's receiver (tests/otlp, make deps): node and the
+	# modules receiver.js loads, for the otlp_export test.
+	otlp=$top/tests/otlp
+	if [ "$suite" = tests ] && command -v node >/dev/null &&
+		[ -d "$otlp/node_modules/@opentelemetry/otlp-transformer" ]; then
+		copy_with_libs "$(readlink -f "$(command -v node)")" /usr/bin/node
+		mkdir -p "$root/ksymtap/otlp/node_modules/@opentelemetry/otlp-transformer/build/src"
+		cp "$otlp"/receiver.js "$otlp"/compare.js "$root/ksymtap/otlp/"
+		cp -r "$otlp"/node_modules/protobufjs "$otlp"/node_modules/@protobufjs \
+			"$otlp"/node_modules/long "$root/ksymtap/otlp/node_modules/"
+		cp "$otlp"/node_modules/@opentelemetry/otlp-transformer/package.json \
+			"$root/ksymtap/otlp/node_modules/@opentelemetry/otlp-transformer/"
+		cp -r "$otlp"/node_modules/@opentelemetry/otlp-transformer/build/src/generated \
+			"$root/ksymtap/otlp/node_modules/@opentelemetry/otlp-transformer/build/src/"
+	fi
 fi
 echo "root:x:0:0:root:/root:/bin/sh" >"$root/etc/passwd"
 echo "root:x:0:" >"$root/etc/group"
