@@ -68,9 +68,17 @@ perf_count() { # file
 K=$!
 wait_for "$T/k.err" '^ksymtap: ready: backend native' 30 || fail "not ready: $(cat "$T/k.err")"
 # Opened after ksymtap: see docs/formats.md on the kernel's header.size bug.
-perf record -q -e dummy -a -o "$T/perf.data" >/dev/null 2>"$T/perf.err" &
+# Started with its events off (-D -1) and enabled through its control fifo:
+# its "ack" says they are on.  A fixed sleep of 2 s was not enough beside the
+# VM guests of make test (perf's own file lacked the PROG_LOAD, 2026-12-06).
+mkfifo "$T/perf.ctl" "$T/perf.ack"
+perf record -q -D -1 --control "fifo:$T/perf.ctl,$T/perf.ack" -e dummy -a -o "$T/perf.data" \
+	>/dev/null 2>"$T/perf.err" &
 P=$!
-sleep 2
+exec 8<>"$T/perf.ack"
+timeout 30 sh -c 'echo enable >"$1"' - "$T/perf.ctl"
+read -r -t 30 -u 8 ack && [ "$ack" = ack ] || fail "perf record did not enable its events: $(cat "$T/perf.err")"
+exec 8<&-
 workload 1
 sleep 0.5
 kill -INT $P
