@@ -15,41 +15,20 @@ static void vlog(const char *prefix, const char *fmt, va_list ap)
 	fprintf(stderr, "ksymtap: %s%s\n", prefix, buf);
 }
 
-void kt_err(const char *fmt, ...)
+void kt_log(enum kt_log_level level, const char *fmt, ...)
 {
+	static const char *const prefix[] = {
+		[KT_LOG_ERR] = "error: ",
+		[KT_LOG_WARN] = "warning: ",
+		[KT_LOG_INFO] = "",
+		[KT_LOG_DEBUG] = "",
+	};
 	va_list ap;
 
-	va_start(ap, fmt);
-	vlog("error: ", fmt, ap);
-	va_end(ap);
-}
-
-void kt_warn(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vlog("warning: ", fmt, ap);
-	va_end(ap);
-}
-
-void kt_info(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vlog("", fmt, ap);
-	va_end(ap);
-}
-
-void kt_debug(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!kt_verbose)
+	if (level == KT_LOG_DEBUG && !kt_verbose)
 		return;
 	va_start(ap, fmt);
-	vlog("", fmt, ap);
+	vlog(prefix[level], fmt, ap);
 	va_end(ap);
 }
 

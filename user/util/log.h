@@ -7,11 +7,19 @@
 
 extern int kt_verbose;
 
-void kt_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void kt_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void kt_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Only with -v. */
-void kt_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+enum kt_log_level {
+	KT_LOG_ERR, /* "ksymtap: error: ..." */
+	KT_LOG_WARN, /* "ksymtap: warning: ..." */
+	KT_LOG_INFO, /* "ksymtap: ..." */
+	KT_LOG_DEBUG, /* the same, only with -v */
+};
+
+/* One line at a level, as libbpf's libbpf_print() behind its pr_warn(). */
+void kt_log(enum kt_log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#define kt_err(...) kt_log(KT_LOG_ERR, __VA_ARGS__)
+#define kt_warn(...) kt_log(KT_LOG_WARN, __VA_ARGS__)
+#define kt_info(...) kt_log(KT_LOG_INFO, __VA_ARGS__)
+#define kt_debug(...) kt_log(KT_LOG_DEBUG, __VA_ARGS__)
 /* Only with -vv: a step of start-up with the time since the process began. */
 void kt_trace(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
