@@ -29,6 +29,10 @@ struct reader {
 	const struct kt_otlp_select *sel;
 	struct node *nodes;
 	size_t nn, ncap;
+	/* Only the selected node's records are kept, and none once a second
+	 * node matches (that is an error): a fleet's file may be large. */
+	long kept_node;
+	bool ambiguous;
 	struct entry *e;
 	size_t n, cap;
 };
@@ -51,6 +55,12 @@ static json_object *get(json_object *o, const char *key)
 	json_object *v = NULL;
 
 	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
+}
+
+/* An array's length: 0 for anything else (json-c asserts on a non-array). */
+static size_t arr_len(json_object *o)
+{
+	return o && json_object_is_type(o, json_type_array) ? json_object_array_length(o) : 0;
 }
 
 /* An AnyValue's string, integer (OTLP/JSON writes 64-bit ones as strings)
@@ -150,6 +160,26 @@ static __u32 kind_of(const char *event)
 	return 0;
 }
 
+static bool selected(const struct kt_otlp_select *sel, const struct node *n)
+{
+	return (!sel->host || !strcmp(sel->host, n->host)) &&
+	       (!sel->boot || !strcmp(sel->boot, n->boot));
+}
+
+/* Keep this node's records? */
+static bool keep(struct reader *rd, size_t node)
+{
+	if (!selected(rd->sel, &rd->nodes[node]))
+		return false;
+	if (rd->kept_node < 0)
+		rd->kept_node = node;
+	if ((size_t)rd->kept_node != node && !rd->ambiguous) {
+		rd->ambiguous = true;
+		rd->n = 0;
+	}
+	return !rd->ambiguous;
+}
+
 static int add_record(struct reader *rd, size_t node, json_object *lr)
 {
 	json_object *ev = get(lr, "eventName"), *attrs = get(lr, "attributes"), *kv;
@@ -159,18 +189,20 @@ static int add_record(struct reader *rd, size_t node, json_object *lr)
 
 	if (!kind)
 		return 0; /* another program's log record: not ours */
+	rd->nodes[node].records++;
+	if (!keep(rd, node))
+		return 0;
 	if (KT_GROW(rd->e, rd->cap, rd->n + 1))
 		return -ENOMEM;
 	e = &rd->e[rd->n++];
 	memset(e, 0, sizeof(*e));
 	e->node = node;
 	e->r.type = kind;
-	for (i = 0; attrs && i < json_object_array_length(attrs); i++) {
+	for (i = 0; i < arr_len(attrs); i++) {
 		kv = json_object_array_get_idx(attrs, i);
 		if (get(kv, "key"))
 			attr(e, json_object_get_string(get(kv, "key")), get(kv, "value"));
 	}
-	rd->nodes[node].records++;
 	return 0;
 }
 
@@ -181,7 +213,7 @@ static long node_of(struct reader *rd, json_object *res)
 	const char *host = "", *boot = "", *key;
 	size_t i;
 
-	for (i = 0; attrs && i < json_object_array_length(attrs); i++) {
+	for (i = 0; i < arr_len(attrs); i++) {
 		kv = json_object_array_get_idx(attrs, i);
 		key = get(kv, "key") ? json_object_get_string(get(kv, "key")) : "";
 		if (!strcmp(key, "host.name"))
@@ -210,15 +242,15 @@ static int add_request(struct reader *rd, json_object *req)
 
 	if (!rls || !json_object_is_type(rls, json_type_array))
 		return -EBADMSG;
-	for (i = 0; i < json_object_array_length(rls); i++) {
+	for (i = 0; i < arr_len(rls); i++) {
 		rl = json_object_array_get_idx(rls, i);
 		node = node_of(rd, get(rl, "resource"));
 		if (node < 0)
 			return (int)node;
 		sls = get(rl, "scopeLogs");
-		for (j = 0; sls && j < json_object_array_length(sls); j++) {
+		for (j = 0; j < arr_len(sls); j++) {
 			lrs = get(json_object_array_get_idx(sls, j), "logRecords");
-			for (k = 0; lrs && k < json_object_array_length(lrs); k++) {
+			for (k = 0; k < arr_len(lrs); k++) {
 				err = add_record(rd, node, json_object_array_get_idx(lrs, k));
 				if (err)
 					return err;
@@ -259,12 +291,6 @@ static int read_lines(struct reader *rd, const char *path, char *why, size_t why
 	return err;
 }
 
-static bool selected(const struct kt_otlp_select *sel, const struct node *n)
-{
-	return (!sel->host || !strcmp(sel->host, n->host)) &&
-	       (!sel->boot || !strcmp(sel->boot, n->boot));
-}
-
 /* The one node the selection names, or -ENOENT/-EEXIST with the nodes
  * listed in why. */
 static long choose(const struct reader *rd, const char *path, char *why, size_t why_size)
@@ -295,15 +321,13 @@ static int by_seq(const void *a, const void *b)
 {
 	const struct entry *x = a, *y = b;
 
-	if (x->node != y->node)
-		return x->node < y->node ? -1 : 1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 int kt_otlp_file_read(const char *path, const struct kt_otlp_select *sel, kt_emit_fn fn, void *ctx,
 		      char *why, size_t why_size)
 {
-	struct reader rd = { .sel = sel };
+	struct reader rd = { .sel = sel, .kept_node = -1 };
 	long node;
 	size_t i;
 	int err;
@@ -314,9 +338,7 @@ int kt_otlp_file_read(const char *path, const struct kt_otlp_select *sel, kt_emi
 		/* Sent twice (a retry after a lost answer): once. */
 		qsort(rd.e, rd.n, sizeof(*rd.e), by_seq);
 		for (i = 0, err = 0; !err && i < rd.n; i++) {
-			if (rd.e[i].node != (size_t)node ||
-			    (i && rd.e[i - 1].node == rd.e[i].node &&
-			     rd.e[i - 1].seq == rd.e[i].seq))
+			if (rd.e[i].node != (size_t)node || (i && rd.e[i - 1].seq == rd.e[i].seq))
 				continue;
 			err = fn(ctx, &rd.e[i].r);
 		}
