@@ -28,6 +28,26 @@ serve_test_cleanup() {
 	rm -rf "$T"
 }
 
+# `ksymtap serve` on $S (native backend) with ARGS, stderr to ERR, once it is
+# ready; SERVE its pid.  Settings the caller puts before it (OTEL_*=...) are
+# in serve's environment.
+start_serve() { # err args...
+	local err=$1
+	shift
+	"$KT" serve -b native -s "$S" "$@" 2>"$err" &
+	SERVE=$!
+	PIDS+=($SERVE)
+	wait_for "$err" '^ksymtap: ready' 20 || fail "serve not ready: $(cat "$err")"
+}
+
+# A `ksymtap tail -f json` client of $S into OUT (stderr OUT.err), once it
+# has the table.
+start_tail() { # out [timeout-s]
+	"$KT" tail -s "$S" -f json >"$1" 2>"$1.err" &
+	PIDS+=($!)
+	wait_for "$1" snapshot_end "${2:-5}" || fail "the client got no table: $(cat "$1.err")"
+}
+
 # The OTLP tests (tests/otlp): serve_test_setup's, and the receiver.
 otlp_test_setup() {
 	serve_test_setup

@@ -77,11 +77,8 @@ grep -q 'no answer (.*TLS: .*certificate verify failed' "$T/unverified.err" ||
 
 # --- serve: retried, refused, counted -----------------------------------------
 start_receiver "$T/r3" "status 503 2 1"
-OTEL_BLRP_SCHEDULE_DELAY=200 "$KT" serve -b native -s "$S" --otlp-endpoint "$URL" \
-	--metrics-file "$T/m.prom" --metrics-interval 0.2 2>"$T/serve.err" &
-SERVE=$!
-PIDS+=($SERVE)
-wait_for "$T/serve.err" '^ksymtap: ready' 20 || fail "serve not ready: $(cat "$T/serve.err")"
+OTEL_BLRP_SCHEDULE_DELAY=200 start_serve "$T/serve.err" --otlp-endpoint "$URL" \
+	--metrics-file "$T/m.prom" --metrics-interval 0.2
 wait_for "$T/r3/requests.jsonl" '"status":200' 15 || fail "serve: no request taken after the 503s"
 [ "$(grep -c '"status":503' "$T/r3/requests.jsonl")" = 2 ] || fail "serve: expected two 503s first"
 load_one serve
@@ -101,14 +98,9 @@ dups=$(grep -o '"ksymtap.seq":"[0-9]*"' "$T/r3/records.jsonl" | sort | uniq -d |
 
 # --- a collector that never answers -------------------------------------------
 start_receiver "$T/r4" hang
-OTEL_EXPORTER_OTLP_TIMEOUT=1000 OTEL_BLRP_SCHEDULE_DELAY=100 "$KT" serve -b native -s "$S" \
-	--otlp-endpoint "$URL" 2>"$T/hang.err" &
-SERVE=$!
-PIDS+=($SERVE)
-wait_for "$T/hang.err" '^ksymtap: ready' 20 || fail "hang: serve not ready: $(cat "$T/hang.err")"
-"$KT" tail -s "$S" -f json >"$T/hang.tail" 2>/dev/null &
-PIDS+=($!)
-wait_for "$T/hang.tail" snapshot_end 5 || fail "hang: the client got no table"
+OTEL_EXPORTER_OTLP_TIMEOUT=1000 OTEL_BLRP_SCHEDULE_DELAY=100 start_serve "$T/hang.err" \
+	--otlp-endpoint "$URL"
+start_tail "$T/hang.tail"
 load_one hang
 wait_for "$T/hang.tail" "\"type_name\":\"prog_load\",\"flags\":0,\"id\":$ID," 3 ||
 	fail "hang: the client waited on the collector"

@@ -19,13 +19,8 @@ export OTEL_BLRP_SCHEDULE_DELAY=200
 F=$T/r/otlp.jsonl
 
 start_receiver "$T/r"
-"$KT" serve -b native -s "$S" --otlp-endpoint "$URL" 2>"$T/serve.err" &
-SERVE=$!
-PIDS+=($SERVE)
-wait_for "$T/serve.err" '^ksymtap: ready' 20 || fail "serve not ready: $(cat "$T/serve.err")"
-"$KT" tail -s "$S" -f json >"$T/tail.json" 2>/dev/null &
-PIDS+=($!)
-wait_for "$T/tail.json" snapshot_end 10 || fail "tail got no table"
+start_serve "$T/serve.err" --otlp-endpoint "$URL"
+start_tail "$T/tail.json" 10
 
 load_prog res
 # The kernel's own word on where it lives: its symbols in /proc/kallsyms,

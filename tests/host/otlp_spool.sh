@@ -68,11 +68,8 @@ note "outage and restart: $(cat "$T/ab.cmp")"
 # --- serve's metrics while down and once back ---------------------------------
 rm -rf "$SP"
 start_receiver "$T/m" "down 6"
-"$KT" serve -b native -s "$S" --otlp-endpoint "$URL" --otlp-spool "$SP" \
-	--metrics-file "$T/m.prom" --metrics-interval 0.2 2>"$T/serve.err" &
-SERVE=$!
-PIDS+=($SERVE)
-wait_for "$T/serve.err" '^ksymtap: ready' 20 || fail "serve not ready: $(cat "$T/serve.err")"
+start_serve "$T/serve.err" --otlp-endpoint "$URL" --otlp-spool "$SP" \
+	--metrics-file "$T/m.prom" --metrics-interval 0.2
 load_one m1
 wait_for "$T/m.prom" '^ksymtap_otlp_spool_records [1-9]' 10 ||
 	fail "serve: the spool's records are not in the metrics: $(grep otlp "$T/m.prom")"

@@ -9,17 +9,8 @@
 . "${KT_TOP:-.}/tests/host/lib.sh"
 serve_test_setup
 
-start_serve() { # err-file extra-args...
-	local err=$1
-	shift
-	"$KT" serve -b native -s "$S" -v "$@" 2>"$err" &
-	SERVE=$!
-	PIDS+=($SERVE)
-	wait_for "$err" '^ksymtap: ready' 20 || { cat "$err"; fail "serve did not become ready"; }
-}
-
 # --- start, mode, not stolen ------------------------------------------------
-start_serve "$T/serve.err" --client-queue 64K --metrics-file "$T/m.prom" --metrics-interval 0.3
+start_serve "$T/serve.err" -v --client-queue 64K --metrics-file "$T/m.prom" --metrics-interval 0.3
 [ "$(stat -c %a "$S")" = 600 ] || fail "socket mode $(stat -c %a "$S"), expected 600"
 "$KT" serve -b native -s "$S" 2>"$T/steal.err"
 rc=$?
@@ -124,13 +115,13 @@ for p in $A $B $C; do
 done
 grep -q '^ksymtap_clients_connected 0$' "$T/m.prom" || fail "metrics after exit: $(grep connected "$T/m.prom")"
 
-start_serve "$T/serve2.err"
+start_serve "$T/serve2.err" -v
 "$KT" tail -s "$S" --snapshot >"$T/d.json" || fail "tail --snapshot against the restarted daemon"
 grep -q snapshot_end "$T/d.json" || fail "restarted daemon: no snapshot"
 kill -9 $SERVE
 wait $SERVE 2>/dev/null
 [ -S "$S" ] || fail "SIGKILL should leave a stale socket behind"
-start_serve "$T/serve3.err"
+start_serve "$T/serve3.err" -v
 "$KT" tail -s "$S" --snapshot >/dev/null || fail "daemon on a replaced stale socket"
 kill -INT $SERVE
 wait $SERVE || fail "serve exited $? after SIGINT"
