@@ -30,11 +30,12 @@ serve_test_cleanup() {
 
 # `ksymtap serve` on $S (native backend) with ARGS, stderr to ERR, once it is
 # ready; SERVE its pid.  Settings the caller puts before it (OTEL_*=...) are
-# in serve's environment.
+# in serve's environment; SERVE_WRAP=FUNC runs it as FUNC KT ARGS... (FUNC
+# must exec it).
 start_serve() { # err args...
 	local err=$1
 	shift
-	"$KT" serve -b native -s "$S" "$@" 2>"$err" &
+	${SERVE_WRAP:-} "$KT" serve -b native -s "$S" "$@" 2>"$err" &
 	SERVE=$!
 	PIDS+=($SERVE)
 	wait_for "$err" '^ksymtap: ready' 20 || fail "serve not ready: $(cat "$err")"
