@@ -58,37 +58,52 @@ struct {
  * program) made 26 to 44 losses in a 20,000-program burst on 7.3 under TCG
  * (BENCHMARKS.md); a third program takes that to the product of three.
  *
- * Marks are hash map entries keyed by the hook, the task and the run's
- * kernel object.  A mark left behind because role 2 was skipped must not
- * pass for a later run on the same object, whose main program was skipped
- * (the slab hands the same addresses out again at once: without the note
- * below, 5 runs of a 20,000-program burst on 7.3 were lost, BENCHMARKS.md):
- * role 1 notes in the mark that it saw it, and a mark it already saw is
- * from an earlier run.  One left behind with both twins skipped is taken for
- * absent once older than CLAIM_FRESH_NS.  Role 0 writes its own over either.
- * Only a run whose programs are more than that apart (a task preempted
- * between two of them for that long) could then be reported twice.  The map
- * is an LRU: marks left behind go when it is full.  A mark that cannot be
- * made leaves the work to the next role; role 2 works without one.
+ * Marks live in the task's own storage (a task local storage map, 5.11+ for
+ * tracing programs; twins need bpf_loop(), 5.17+, anyway): a lookup there is
+ * a pointer and a cache slot, and a mark is a plain store, where the LRU hash
+ * of ca030a2 cost an update, a lookup and a delete per run, about 700
+ * instructions a program (bpf_stats under icount, BENCHMARKS.md).  A task
+ * holds one mark per hook, for the run's kernel object.  That is enough: the
+ * hooked functions run in process context (workers and kthreads included),
+ * not from interrupts, and where one calls another (bpf_prog_kallsyms_add()
+ * -> bpf_ksym_add()) it does so inside the traced body, after the fentry or
+ * before the fexit programs, so two runs of one hook on one task never
+ * interleave.
+ *
+ * A mark left behind because role 2 was skipped must not pass for a later
+ * run on the same object, whose main program was skipped (the slab hands the
+ * same addresses out again at once: without the note below, 5 runs of a
+ * 20,000-program burst on 7.3 were lost, BENCHMARKS.md): role 1 notes in the
+ * mark that it saw it, and a mark it already saw is from an earlier run.
+ * One left behind with both twins skipped is taken for absent once older
+ * than CLAIM_FRESH_JIFFIES (4 s at Debian's HZ=250, 1 s at HZ=1000; jiffies,
+ * as coarse time is not allowed in tracing programs).  Role 0 writes its own
+ * over either.  Only a run whose programs are more than that apart (a task
+ * preempted between two of them for that long) could then be reported
+ * twice.  Without storage (the kernel could not allocate it, or another
+ * task on this CPU holds the storage's lock while creating) no mark can be
+ * made: roles 0 and 1 leave the work to the next role; role 2 works without
+ * one.
  */
-#define CLAIM_FRESH_NS 1000000000ULL
-
-struct claim_key {
-	u64 obj;
-	u32 tid;
-	u32 hook;
-};
+#define CLAIM_FRESH_JIFFIES 1024
 
 struct claim_mark {
-	u64 time; /* bpf_ktime_get_ns() when made */
+	u64 obj; /* 0: none */
+	u64 time; /* jiffies when made */
 	u64 seen_by_1; /* role 1 has seen it */
 };
 
+struct claim_task {
+	struct claim_mark m[KT_HOOK_MAX];
+};
+
+/* The loader makes this a one-entry array where no twins load (5.10 has no
+ * task storage): the code that uses it is then dead to the verifier. */
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 16384);
-	__type(key, struct claim_key);
-	__type(value, struct claim_mark);
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct claim_task);
 } claims SEC(".maps");
 
 /* [hook]: runs a twin did because no earlier program had; [KT_HOOK_MAX +
@@ -120,35 +135,46 @@ static __always_inline void backup_count(u32 idx)
  * of hook on obj? */
 static __always_inline bool claim(u64 obj, u32 hook, const int role)
 {
-	struct claim_key k = {
-		.obj = obj,
-		.tid = (u32)bpf_get_current_pid_tgid(),
-		.hook = hook,
-	};
-	struct claim_mark *m, mine = {};
+	struct claim_task *t;
+	struct claim_mark *m;
+	bool mine;
+	u64 now;
 
 	if (role == 0 && !backup_live)
 		return true;
-	if (role != 0 && (hook >= KT_HOOK_MAX || !backup_on[hook]))
+	if (hook >= KT_HOOK_MAX || (role != 0 && !backup_on[hook]))
 		return false;
-	mine.time = bpf_ktime_get_ns();
-	if (role != 0) {
-		m = bpf_map_lookup_elem(&claims, &k);
-		if (m && mine.time - m->time < CLAIM_FRESH_NS && !(role == 1 && m->seen_by_1)) {
-			if (role == 2)
-				bpf_map_delete_elem(&claims, &k);
-			else
-				m->seen_by_1 = 1;
-			return false;
-		}
-	}
-	mine.seen_by_1 = role == 1;
-	if (role != 2 && bpf_map_update_elem(&claims, &k, &mine, BPF_ANY)) {
+	t = bpf_task_storage_get(&claims, bpf_get_current_task_btf(), NULL,
+				 BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!t) {
 		if (role == 0)
 			backup_count(KT_HOOK_MAX + hook);
+		else if (role == 2)
+			backup_count(hook);
+		return role == 2;
+	}
+	m = &t->m[hook];
+	/* Inlined to a load of jiffies (do_misc_fixups()). */
+	now = bpf_jiffies64();
+	/* This run's mark, made by an earlier role (role 1 takes one it
+	 * already saw for an earlier run's). */
+	mine = m->obj == obj && now - m->time < CLAIM_FRESH_JIFFIES;
+	if (role == 2) {
+		if (mine) {
+			m->obj = 0;
+			return false;
+		}
+		backup_count(hook);
+		return true;
+	}
+	if (role == 1 && mine && !m->seen_by_1) {
+		m->seen_by_1 = 1;
 		return false;
 	}
-	if (role != 0)
+	m->obj = obj;
+	m->time = now;
+	m->seen_by_1 = role == 1;
+	if (role == 1)
 		backup_count(hook);
 	return true;
 }

@@ -10,6 +10,10 @@
 # alike; each condition's ratio is taken against the base block of the same
 # round.  With /ksymtap/bin/ksymtap-alt present (tests/bench/run.sh --alt),
 # condition alt is that binary streaming like kt: an A/B of a change.
+# ktstop1 is ktstop with KSYMTAP_DEBUG_NO_BACKUP: where the kernel preempts
+# in kernel code, the BPF programs without their backup twins (issue 34),
+# so what the twins cost, in the same boot; elsewhere the same programs as
+# ktstop.  altstop is ktstop of the --alt binary.
 # ktempty is ksymtap with KSYMTAP_DEBUG_EMPTY: its program-path hooks attached
 # but returning at once, the floor any fentry/fexit-based tap pays.  For kt,
 # alt and perf, the listener's own CPU time over the block (all its threads,
@@ -21,8 +25,8 @@
 # /dev/null: its listener CPU is the two processes' together.
 . /ksymtap/bench_lib.sh
 
-conds=${KTB_CONDS:-base kt ktstop ktempty perf}
-[ -x $BIN/ksymtap-alt ] && conds="$conds alt"
+conds=${KTB_CONDS:-base kt ktstop ktstop1 ktempty perf}
+[ -x $BIN/ksymtap-alt ] && conds="$conds alt altstop"
 [ -n "${KTB_SERVE:-}" ] && conds="$conds serve"
 note "$KTB_REPS rounds of $conds, $KTB_CYCLES cycles each after $KTB_WARMUP warm-up"
 bench overhead.cycles "$KTB_CYCLES"
@@ -55,9 +59,13 @@ while [ $rep -le "$KTB_REPS" ]; do
 			ktb_start /dev/null kt.err
 			unset KSYMTAP_DEBUG_EMPTY
 			;;
-		ktstop)
+		ktstop | ktstop1 | altstop)
 			# A ring that holds the whole block, whatever the default.
+			[ $c = ktstop1 ] && export KSYMTAP_DEBUG_NO_BACKUP=1
+			[ $c = altstop ] && KT_BINARY=$BIN/ksymtap-alt
 			ktb_start /dev/null kt.err --ringbuf-size 16M
+			unset KSYMTAP_DEBUG_NO_BACKUP
+			KT_BINARY=
 			kill -STOP "$KT_PID"
 			;;
 		perf) ktb_perf_start ov.data ;;
@@ -86,8 +94,8 @@ while [ $rep -le "$KTB_REPS" ]; do
 		cpu=$(($(task_cpu_ns $lpid) + $(task_cpu_ns $lpid2) - cpu0))
 		wk=$(($(task_switches "$lpid" voluntary) + $(task_switches "$lpid2" voluntary) - wk0))
 		case $c in
-		kt | ktstop | ktempty | alt | serve)
-			[ $c = ktstop ] && kill -CONT "$KT_PID"
+		kt | ktstop | ktstop1 | altstop | ktempty | alt | serve)
+			case $c in ktstop | ktstop1 | altstop) kill -CONT "$KT_PID" ;; esac
 			kt_stop
 			[ $c = serve ] && wait $TAIL_PID
 			grep -i lost kt.err && fail "ksymtap lost records: $(cat kt.err)"

@@ -397,6 +397,8 @@ END {
 	row("icount: with ksymtap streaming: overhead vs base", "pct", "icount.overhead.kt.ratio")
 	row("icount: with perf record -e dummy -a: overhead vs base", "pct", "icount.overhead.perf.ratio")
 	row("icount: with ksymtap SIGSTOPped (BPF programs only)", "pct", "icount.overhead.ktstop.ratio")
+	row("icount: with ksymtap SIGSTOPped, without its backup twins (KSYMTAP_DEBUG_NO_BACKUP)", "pct", "icount.overhead.ktstop1.ratio")
+	row("icount: the --alt ksymtap SIGSTOPped (its BPF programs only)", "pct", "icount.overhead.altstop.ratio")
 	row("icount: with the ksymtap program hooks empty (the trampolines alone)", "pct", "icount.overhead.ktempty.ratio")
 	row("icount: CPU of the listener itself per cycle, ksymtap: instructions", "raw", "icount.overhead.kt.listener_ns.median")
 	row("icount: CPU of the listener itself per cycle, perf: instructions", "raw", "icount.overhead.perf.listener_ns.median")

@@ -234,6 +234,19 @@ static int open_skel(struct loader *b, const struct kt_backend_opts *o, int only
 		}
 	}
 	skel->rodata->backup_live = b->backup;
+	/* The twins' marks are task storage (5.11): without twins, a map any
+	 * kernel makes stands in, unused (5.10 has no task storage). */
+	if (!b->backup) {
+		err = bpf_map__set_type(skel->maps.claims, BPF_MAP_TYPE_ARRAY);
+		if (!err)
+			err = bpf_map__set_map_flags(skel->maps.claims, 0);
+		if (!err)
+			err = bpf_map__set_max_entries(skel->maps.claims, 1);
+		if (err) {
+			ksymtap_bpf__destroy(skel);
+			return err;
+		}
+	}
 	bpf_program__set_autoload(walker_prog(b, skel),
 				  only < 0 ? b->want_walker : only == KT_HOOK_MAX);
 	skel->rodata->ftrace_caller.start = b->ftrace_caller.start;
