@@ -127,6 +127,7 @@ struct rec_out {
 	int fd;
 	bool pipe; /* perf's pipe format (not seekable) */
 	struct kt_perf_data pd;
+	struct kt_archive code; /* the programs' code, for the file format */
 };
 
 static int record_open(struct rec_out *o)
@@ -154,6 +155,8 @@ static int record_open(struct rec_out *o)
 			close(o->fd);
 		return KT_EXIT_FAIL;
 	}
+	if (!o->pipe)
+		o->pd.archive = &o->code;
 	return KT_EXIT_OK;
 }
 
@@ -179,7 +182,15 @@ static int record_close(struct rec_out *o, int err, int status)
 		status = KT_EXIT_FAIL;
 	} else if (status == KT_EXIT_OK) {
 		kt_info("wrote %llu records to %s", o->pd.records, o->what);
+		if (o->pd.archive)
+			kt_info("with the code of %zu programs (%zu KiB)", o->code.progs.n,
+				o->code.bytes >> 10);
 	}
+	if (o->code.gone || o->code.failed)
+		kt_warn("%llu programs were unloaded before their code could be read, %llu "
+			"could not be read: %s has their symbols, not their code",
+			o->code.gone, o->code.failed, o->what);
+	kt_archive_free(&o->code);
 	if (o->fd != STDOUT_FILENO && close(o->fd) && status == KT_EXIT_OK) {
 		kt_err("writing %s: %s", o->what, strerror(errno));
 		status = KT_EXIT_FAIL;

@@ -306,6 +306,10 @@ int kt_perf_data_record(struct kt_perf_data *pd, const struct kt_record *r)
 	n = kt_encode_perf(r, rec, sizeof(rec));
 	if (n < 0)
 		return (int)n;
+	/* At once, as perf's side-band thread does: a program gone by now is
+	 * counted (kt_archive.gone), its symbols still written. */
+	if (pd->archive && r->type == KT_RECORD_BPF_EVENT && r->bpf_type == KT_BPF_EVENT_PROG_LOAD)
+		kt_archive_add_prog(pd->archive, r->prog_id);
 	err = maybe_comm(pd, r);
 	if (!err)
 		err = kt_reorder_push(&pd->q, time, pd->now(), rec, n);
@@ -438,29 +442,51 @@ static size_t feat_string(unsigned char *out, const char *s)
 /*
  * At the end, after the data, the features HEADER_HOSTNAME (3) and
  * HEADER_OSRELEASE (4), as perf record writes them: `ksymtap inject` refuses
- * a record file from another host or kernel by them.  A failure leaves the
- * file as it was (data, no features).
+ * a record file from another host or kernel by them; with an archive, its
+ * HEADER_BPF_PROG_INFO (25) and HEADER_BPF_BTF (26).  Sections in feature
+ * order, each's offset and size in the table before them (perf's
+ * perf_header__adds_write()).  A failure leaves the file as it was (data,
+ * no features).
  */
 static int write_features(struct kt_perf_data *pd)
 {
-	unsigned char buf[2 * sizeof(struct pd_section) + 2 * (4 + 128)];
-	struct pd_section sec[2];
+	const struct kt_archive *a = pd->archive;
+	bool code = a && a->progs.n;
+	int nsec = code ? 4 : 2, i = 0;
+	struct pd_section sec[4];
 	struct pd_file_header h;
 	struct utsname u;
-	__u64 end = pd->data_offset + pd->data_size;
-	size_t n = sizeof(sec);
+	__u64 end = pd->data_offset + pd->data_size, features = 1ULL << 3 | 1ULL << 4;
+	size_t n = nsec * sizeof(sec[0]), cap;
+	unsigned char *buf;
 	ssize_t w;
 
 	if (pd->pipe || uname(&u))
 		return 0;
-	sec[0].offset = end + n;
-	sec[0].size = feat_string(buf + n, u.nodename);
-	n += sec[0].size;
-	sec[1].offset = end + n;
-	sec[1].size = feat_string(buf + n, u.release);
-	n += sec[1].size;
-	memcpy(buf, sec, sizeof(sec));
+	cap = n + 2 * (4 + sizeof(u.release) + 64);
+	if (code)
+		cap += kt_archive_feat_prog_info(a, NULL) + kt_archive_feat_btf(a, NULL);
+	buf = malloc(cap);
+	if (!buf)
+		return -ENOMEM;
+	sec[i].offset = end + n;
+	sec[i].size = feat_string(buf + n, u.nodename);
+	n += sec[i++].size;
+	sec[i].offset = end + n;
+	sec[i].size = feat_string(buf + n, u.release);
+	n += sec[i++].size;
+	if (code) {
+		sec[i].offset = end + n;
+		sec[i].size = kt_archive_feat_prog_info(a, buf + n);
+		n += sec[i++].size;
+		sec[i].offset = end + n;
+		sec[i].size = kt_archive_feat_btf(a, buf + n);
+		n += sec[i++].size;
+		features |= 1ULL << KT_HEADER_BPF_PROG_INFO | 1ULL << KT_HEADER_BPF_BTF;
+	}
+	memcpy(buf, sec, nsec * sizeof(sec[0]));
 	w = pwrite(pd->fd, buf, n, end);
+	free(buf);
 	if (w != (ssize_t)n) {
 		int err = w < 0 ? -errno : -ENOSPC;
 
@@ -470,7 +496,7 @@ static int write_features(struct kt_perf_data *pd)
 				strerror(errno));
 		return err;
 	}
-	pd_file_header(&h, pd->data_size, 1ULL << 3 | 1ULL << 4);
+	pd_file_header(&h, pd->data_size, features);
 	if (pwrite(pd->fd, &h, sizeof(h), 0) != (ssize_t)sizeof(h))
 		return -EIO;
 	return 0;

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include "sink/pipeline.h"
 #include "record/reorder.h"
+#include "archive/archive.h"
 
 /* perf 6.1 rejects a larger attr.size as a "more recent ABI". */
 #define KT_PD_ATTR_SIZE 128
@@ -51,6 +52,10 @@ struct kt_perf_data {
 	/* Last comm announced per tid, so each task gets one PERF_RECORD_COMM. */
 	struct kt_pd_comm *comm_tab;
 	size_t comm_cap, comm_n;
+	/* Set by the caller after open: each program whose load passes is read
+	 * into it, and it goes out as HEADER_BPF_PROG_INFO and HEADER_BPF_BTF at
+	 * close (file format only: the pipe format has no end section). */
+	struct kt_archive *archive;
 };
 
 /*

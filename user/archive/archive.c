@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The archive's store and its two perf.data features.  Programs by id, BTF
+ * objects by id; a program's BTF is read with it, once per object, as perf's
+ * perf_env__fetch_btf() does.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include "archive/archive.h"
+#include "archive/bpil.h"
+
+const struct kt_bpil *kt_archive_prog(const struct kt_archive *a, __u32 id)
+{
+	struct kt_hnode *n;
+
+	if (!a->progs.nb)
+		return NULL;
+	for (n = *kt_htab_chain(&a->progs, id); n; n = n->next)
+		if (n->key == id)
+			return container_of(n, struct kt_bpil, node);
+	return NULL;
+}
+
+static bool have_btf(const struct kt_archive *a, __u32 id)
+{
+	size_t i;
+
+	for (i = 0; i < a->nbtfs; i++)
+		if (a->btfs[i].id == id)
+			return true;
+	return false;
+}
+
+static int grow(void **p, size_t *cap, size_t n, size_t elem)
+{
+	size_t ncap = *cap ? *cap * 2 : 16;
+	void *np;
+
+	if (n < *cap)
+		return 0;
+	np = realloc(*p, ncap * elem);
+	if (!np)
+		return -ENOMEM;
+	*p = np;
+	*cap = ncap;
+	return 0;
+}
+
+/* The raw BTF of object id: bpf_btf_info's two calls (size, then data). */
+static int add_btf(struct kt_archive *a, __u32 id)
+{
+	struct bpf_btf_info info = {};
+	__u32 len = sizeof(info);
+	struct kt_btf_blob *b;
+	unsigned char *data;
+	int fd, err;
+
+	if (!id || have_btf(a, id))
+		return 0;
+	err = grow((void **)&a->btfs, &a->cap_btfs, a->nbtfs, sizeof(*a->btfs));
+	if (err)
+		return err;
+	fd = bpf_btf_get_fd_by_id(id);
+	if (fd < 0)
+		return -errno;
+	err = bpf_obj_get_info_by_fd(fd, &info, &len) ? -errno : 0;
+	data = err ? NULL : malloc(info.btf_size ? info.btf_size : 1);
+	if (!err && !data)
+		err = -ENOMEM;
+	if (!err) {
+		__u32 size = info.btf_size;
+
+		memset(&info, 0, sizeof(info));
+		info.btf = (__u64)(unsigned long)data;
+		info.btf_size = size;
+		len = sizeof(info);
+		if (bpf_obj_get_info_by_fd(fd, &info, &len))
+			err = -errno;
+		else if (info.btf_size != size)
+			err = -EAGAIN;
+	}
+	close(fd);
+	if (err) {
+		free(data);
+		return err;
+	}
+	b = &a->btfs[a->nbtfs++];
+	b->id = id;
+	b->size = info.btf_size;
+	b->data = data;
+	a->bytes += b->size;
+	return 0;
+}
+
+int kt_archive_add_prog(struct kt_archive *a, __u32 id)
+{
+	struct bpf_prog_info info;
+	struct kt_bpil *p;
+	unsigned char *blob;
+	size_t size;
+	int fd, err;
+
+	if (kt_archive_prog(a, id))
+		return 0;
+	err = a->progs.nb ? 0 : kt_htab_init(&a->progs, 64);
+	if (err)
+		goto out;
+	fd = bpf_prog_get_fd_by_id(id);
+	if (fd < 0) {
+		err = -errno;
+		goto out;
+	}
+	err = kt_bpil_read(fd, &blob, &size, &info);
+	close(fd);
+	p = err ? NULL : calloc(1, sizeof(*p));
+	if (!err && !p) {
+		free(blob);
+		err = -ENOMEM;
+	}
+	if (err)
+		goto out;
+	p->node.key = id;
+	p->id = id;
+	p->blob = blob;
+	p->size = size;
+	kt_htab_add(&a->progs, &p->node);
+	a->bytes += size;
+	/* The program is held without its BTF if that cannot be read: perf
+	 * then names the functions by tag alone. */
+	if (add_btf(a, info.btf_id))
+		a->failed++;
+	return 0;
+out:
+	if (err == -ENOENT)
+		a->gone++;
+	else
+		a->failed++;
+	return err;
+}
+
+static size_t put(unsigned char *out, size_t at, const void *src, size_t n)
+{
+	if (out)
+		memcpy(out + at, src, n);
+	return at + n;
+}
+
+size_t kt_archive_feat_prog_info(const struct kt_archive *a, unsigned char *out)
+{
+	__u32 n = a->progs.n;
+	size_t at = put(out, 0, &n, 4), i;
+	struct kt_hnode *pos;
+
+	kt_htab_for_each(&a->progs, i, pos)
+	{
+		const struct kt_bpil *p = container_of(pos, struct kt_bpil, node);
+
+		at = put(out, at, p->blob, p->size);
+	}
+	return at;
+}
+
+size_t kt_archive_feat_btf(const struct kt_archive *a, unsigned char *out)
+{
+	__u32 n = a->nbtfs;
+	size_t at = put(out, 0, &n, 4), i;
+
+	for (i = 0; i < a->nbtfs; i++) {
+		at = put(out, at, &a->btfs[i].id, 4);
+		at = put(out, at, &a->btfs[i].size, 4);
+		at = put(out, at, a->btfs[i].data, a->btfs[i].size);
+	}
+	return at;
+}
+
+static void free_prog(struct kt_hnode *n)
+{
+	struct kt_bpil *p = container_of(n, struct kt_bpil, node);
+
+	free(p->blob);
+	free(p);
+}
+
+void kt_archive_free(struct kt_archive *a)
+{
+	size_t i;
+
+	kt_htab_fini(&a->progs, free_prog);
+	for (i = 0; i < a->nbtfs; i++)
+		free(a->btfs[i].data);
+	free(a->btfs);
+	memset(a, 0, sizeof(*a));
+}

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * One program's bpf_prog_info with its arrays, in perf's perf_bpil form
+ * (tools/perf/util/bpf-utils.c, get_bpf_prog_info_linear() and
+ * bpil_addr_to_offs()): two calls, the first for the arrays' sizes, the
+ * second into one buffer; then the arrays' pointers become offsets from its
+ * data.  The arrays are those perf record asks for, plus the xlated
+ * instructions.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include "archive/bpil.h"
+
+/* perf's enum perf_bpil_array_types: bit i of "arrays" is array i. */
+enum {
+	BPIL_JITED_INSNS,
+	BPIL_XLATED_INSNS,
+	BPIL_MAP_IDS,
+	BPIL_JITED_KSYMS,
+	BPIL_JITED_FUNC_LENS,
+	BPIL_FUNC_INFO,
+	BPIL_LINE_INFO,
+	BPIL_JITED_LINE_INFO,
+	BPIL_PROG_TAGS,
+	BPIL_LAST,
+};
+
+#define OFF(f) offsetof(struct bpf_prog_info, f)
+/* size > 0: offset of the record size field; < 0: a fixed size. */
+static const struct {
+	int array, count, size;
+} desc[BPIL_LAST] = {
+	[BPIL_JITED_INSNS] = { OFF(jited_prog_insns), OFF(jited_prog_len), -1 },
+	[BPIL_XLATED_INSNS] = { OFF(xlated_prog_insns), OFF(xlated_prog_len), -1 },
+	[BPIL_MAP_IDS] = { OFF(map_ids), OFF(nr_map_ids), -4 },
+	[BPIL_JITED_KSYMS] = { OFF(jited_ksyms), OFF(nr_jited_ksyms), -8 },
+	[BPIL_JITED_FUNC_LENS] = { OFF(jited_func_lens), OFF(nr_jited_func_lens), -4 },
+	[BPIL_FUNC_INFO] = { OFF(func_info), OFF(nr_func_info), OFF(func_info_rec_size) },
+	[BPIL_LINE_INFO] = { OFF(line_info), OFF(nr_line_info), OFF(line_info_rec_size) },
+	[BPIL_JITED_LINE_INFO] = { OFF(jited_line_info), OFF(nr_jited_line_info),
+				   OFF(jited_line_info_rec_size) },
+	[BPIL_PROG_TAGS] = { OFF(prog_tags), OFF(nr_prog_tags), -8 },
+};
+
+#define WANT                                                                         \
+	(1U << BPIL_JITED_INSNS | 1U << BPIL_XLATED_INSNS | 1U << BPIL_JITED_KSYMS | \
+	 1U << BPIL_JITED_FUNC_LENS | 1U << BPIL_FUNC_INFO | 1U << BPIL_LINE_INFO |  \
+	 1U << BPIL_JITED_LINE_INFO | 1U << BPIL_PROG_TAGS)
+
+static __u32 get32(const struct bpf_prog_info *info, int off)
+{
+	__u32 v;
+
+	if (off < 0)
+		return -off;
+	memcpy(&v, (const char *)info + off, 4);
+	return v;
+}
+
+static void put32(struct bpf_prog_info *info, int off, __u32 v)
+{
+	if (off >= 0)
+		memcpy((char *)info + off, &v, 4);
+}
+
+static void put64(struct bpf_prog_info *info, int off, __u64 v)
+{
+	memcpy((char *)info + off, &v, 8);
+}
+
+static size_t roundup8(size_t n)
+{
+	return (n + 7) & ~(size_t)7;
+}
+
+/* Which wanted arrays this kernel has, and the room they need. */
+static __u32 plan(const struct bpf_prog_info *info, __u32 len, __u32 *data_len)
+{
+	__u32 arrays = 0;
+	int i;
+
+	*data_len = 0;
+	for (i = 0; i < BPIL_LAST; i++) {
+		if (!(WANT & 1U << i))
+			continue;
+		/* A kernel older than the field. */
+		if (len < desc[i].array + 8U || len < desc[i].count + 4U ||
+		    (desc[i].size > 0 && len < desc[i].size + 4U))
+			continue;
+		arrays |= 1U << i;
+		*data_len +=
+			roundup8((size_t)get32(info, desc[i].count) * get32(info, desc[i].size));
+	}
+	return arrays;
+}
+
+/* Point full's arrays into data, sized as info says. */
+static void point(struct bpf_prog_info *full, const struct bpf_prog_info *info, __u32 arrays,
+		  unsigned char *data)
+{
+	size_t off = 0;
+	int i;
+
+	for (i = 0; i < BPIL_LAST; i++) {
+		__u32 count = get32(info, desc[i].count), rec = get32(info, desc[i].size);
+
+		if (!(arrays & 1U << i))
+			continue;
+		put32(full, desc[i].count, count);
+		put32(full, desc[i].size, rec);
+		put64(full, desc[i].array, (__u64)(unsigned long)(data + off));
+		off += roundup8((size_t)count * rec);
+	}
+}
+
+/* 0, or -EAGAIN when an array's size changed between the two calls. */
+static int to_offsets(struct bpf_prog_info *full, const struct bpf_prog_info *info, __u32 arrays,
+		      const unsigned char *data)
+{
+	__u64 p;
+	int i;
+
+	for (i = 0; i < BPIL_LAST; i++) {
+		if (!(arrays & 1U << i))
+			continue;
+		if (get32(full, desc[i].count) != get32(info, desc[i].count) ||
+		    get32(full, desc[i].size) != get32(info, desc[i].size))
+			return -EAGAIN;
+		memcpy(&p, (char *)full + desc[i].array, 8);
+		put64(full, desc[i].array, p - (__u64)(unsigned long)data);
+	}
+	return 0;
+}
+
+int kt_bpil_read(int fd, unsigned char **blob, size_t *size, struct bpf_prog_info *first)
+{
+	struct bpf_prog_info info = {}, *full;
+	__u32 len = sizeof(info), data_len;
+	struct kt_bpil_head head;
+	unsigned char *b;
+	int err;
+
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		return -errno;
+	head.info_len = sizeof(info);
+	head.arrays = plan(&info, len, &data_len);
+	head.data_len = data_len;
+	b = calloc(1, sizeof(head) + sizeof(info) + data_len);
+	if (!b)
+		return -ENOMEM;
+	memcpy(b, &head, sizeof(head));
+	full = (struct bpf_prog_info *)(b + sizeof(head));
+	point(full, &info, head.arrays, b + sizeof(head) + sizeof(info));
+	err = bpf_obj_get_info_by_fd(fd, full, &len) ? -errno : 0;
+	/* A program's image is fixed once loaded: a size that changed is
+	 * refused rather than kept cut. */
+	if (!err)
+		err = to_offsets(full, &info, head.arrays, b + sizeof(head) + sizeof(info));
+	if (err) {
+		free(b);
+		return err;
+	}
+	if (first)
+		*first = *full;
+	*blob = b;
+	*size = sizeof(head) + sizeof(info) + data_len;
+	return 0;
+}
