@@ -185,11 +185,13 @@ static int record_close(struct rec_out *o, int err, int status)
 		if (o->pd.archive)
 			kt_info("with the code of %zu programs (%zu KiB)", o->code.progs.n,
 				o->code.bytes >> 10);
+		/* Only where the code was written: after an output error the
+		 * one line that says so is the whole report. */
+		if (o->code.gone || o->code.failed)
+			kt_warn("%llu programs were unloaded before their code could be read, "
+				"%llu could not be read: %s has their symbols, not their code",
+				o->code.gone, o->code.failed, o->what);
 	}
-	if (o->code.gone || o->code.failed)
-		kt_warn("%llu programs were unloaded before their code could be read, %llu "
-			"could not be read: %s has their symbols, not their code",
-			o->code.gone, o->code.failed, o->what);
 	kt_archive_free(&o->code);
 	if (o->fd != STDOUT_FILENO && close(o->fd) && status == KT_EXIT_OK) {
 		kt_err("writing %s: %s", o->what, strerror(errno));
