@@ -54,9 +54,9 @@ DEB_PACKAGES := make gcc libc6-dev clang llvm libbpf-dev bpftool libelf-dev \
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm debootstrap \
 	libclang-rt-dev time libevent-dev curl prometheus scdoc man-db file \
 	debhelper dpkg-dev lintian buildah valgrind libprotobuf-c-dev protobuf-c-compiler \
-	libssl-dev openssl libjson-c-dev
+	libssl-dev openssl libjson-c-dev libcapstone-dev
 DEB_PACKAGES_ARM64 := libbpf-dev:arm64 libelf-dev:arm64 zlib1g-dev:arm64 \
-	libprotobuf-c-dev:arm64 libssl-dev:arm64 libjson-c-dev:arm64
+	libprotobuf-c-dev:arm64 libssl-dev:arm64 libjson-c-dev:arm64 libcapstone-dev:arm64
 
 # clang's own system include dirs, so the BPF side finds <asm/...> without
 # pulling host headers in front of vmlinux.h (libbpf-bootstrap does the same).
@@ -70,7 +70,7 @@ CFLAGS ?= -g -O2
 CFLAGS += $(SAN_FLAGS) -std=gnu11 -Wall -Wextra -Werror -Wmissing-field-initializers \
 	-Wshadow -Wno-unused-parameter -D_GNU_SOURCE -Iinclude -Iuser -I$(OUTPUT) -I$(OUTPUT)/proto
 LDFLAGS ?=
-LDLIBS_STATIC := $(if $(SAN_FLAGS),,-static) -lbpf -lelf -lz -lprotobuf-c -ljson-c \
+LDLIBS_STATIC := $(if $(SAN_FLAGS),,-static) -lbpf -lelf -lz -lprotobuf-c -ljson-c -lcapstone \
 	$(ARM64_LIBEVENT_L) -levent_openssl -levent_pthreads -levent_extra -levent_core \
 	-lssl -lcrypto -pthread
 

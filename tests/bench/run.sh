@@ -152,6 +152,13 @@ if [ -z "$report" ]; then
 		"$top/tests/bench/host/query.sh" "$top/build/tests/bench/ktbquery" >"$out/query.txt" || rc=1
 		cat "$out/query.txt"
 	fi
+	# The code archive's cost per load: record with and without it, on
+	# the host's kernel (native records; the BPF side is the same either way).
+	if [ -z "$only" ] || [[ code =~ $only ]]; then
+		echo "== bench: record's code archive on the host, on and off"
+		"$top/tests/bench/host/code.sh" "$top/build/ksymtap" >"$out/code.txt" || rc=1
+		cat "$out/code.txt"
+	fi
 	# The guests' sizes, as vmtest.sh --env arguments.
 	envs=()
 	for p in "${params[@]}"; do envs+=(--env "$p"); done

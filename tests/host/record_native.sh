@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # ksymtap record -b native on this machine's kernel, read back by the real perf.
 # The truth is the kernel's: bpf_prog_info of the program the test loads
-# (tests/host/ktinfo), and a `perf record -e dummy -a` running at the same
+# (tests/vm/progs/ktcode.c), and a `perf record -e dummy -a` running at the same
 # time, whose every record must be in ksymtap's file.  Then the pipe format
 # through `perf script -i -`, CMD mode, and the two output failures: a full
 # disk (a tiny tmpfs) and a reader that goes away.
@@ -13,7 +13,7 @@ need_root
 command -v perf >/dev/null || skip "perf not installed (make deps)"
 B=${KT_TOP:-.}/build
 OBJ=$B/tests/vm/subprogs.bpf.o
-for f in "$KT" "$B/tests/host/ktinfo" "$B/tests/vm/ktload" "$OBJ"; do
+for f in "$KT" "$B/tests/vm/ktcode" "$B/tests/vm/ktload" "$OBJ"; do
 	[ -e "$f" ] || fail "$f missing (make host-build)"
 done
 T=$(mktemp -d)
@@ -32,7 +32,7 @@ workload() { # tag
 	local l=$! id
 	wait_for "$T/load.$1" '^loaded kt_sock_main' 30 || fail "workload did not load: $(cat "$T/load.$1")"
 	id=$(awk '/^loaded kt_sock_main/ {print $4}' "$T/load.$1")
-	"$B/tests/host/ktinfo" "$id" >"$T/info.$1" || fail "ktinfo $id failed"
+	"$B/tests/vm/ktcode" "$id" >"$T/info.$1" || fail "ktcode $id failed"
 	touch "$T/go.$1"
 	wait $l || fail "ktload exited $?"
 	"$B/tests/vm/ktload" -t 20 -r 3 "$OBJ" >/dev/null || fail "ktload rounds failed"
@@ -44,10 +44,10 @@ expect_prog() { # info tsv what
 	read -r _ id _ tag <"$1"
 	grep -q "^B	1	0	$id	$tag\$" "$2" || fail "$3: no PROG_LOAD id $id tag $tag"
 	grep -q "^B	2	0	$id	$tag\$" "$2" || fail "$3: no PROG_UNLOAD id $id tag $tag"
-	while read -r _ addr len; do
+	while read -r _ addr len _; do
 		grep -q "^K	$addr	$len	1	0	bpf_prog_" "$2" || fail "$3: no register of $addr len $len"
 		grep -q "^K	$addr	$len	1	1	bpf_prog_" "$2" || fail "$3: no unregister of $addr len $len"
-	done < <(grep '^ksym ' "$1")
+	done < <(grep '^func ' "$1")
 }
 
 # data.size from the header of a perf.data file.
@@ -96,12 +96,14 @@ ns=$(grep -cE 'PERF_RECORD_(KSYMBOL|BPF_EVENT|LOST)' "$T/script.txt")
 [ "$ns" = "$n" ] || fail "perf script lists $ns records, ksymtap wrote $n"
 nd=$(perf_count "$T/k.data")
 [ "$nd" = "$n" ] || fail "perf report -D counts $nd records, ksymtap wrote $n"
-# After the data: the feature table and the two strings (docs/formats.md),
+# After the data: the feature table and the three strings (docs/formats.md),
 # which perf reads back.
 end=$((256 + $(data_size "$T/k.data")))
 [ "$(stat -c %s "$T/k.data")" -gt "$end" ] || fail "no feature sections after the data"
 perf report --header-only -i "$T/k.data" 2>/dev/null | grep -q "^# os release : $(uname -r)\$" ||
 	fail "perf reads no os release feature: $(perf report --header-only -i "$T/k.data" 2>&1 | head -5)"
+perf report --header-only -i "$T/k.data" 2>/dev/null | grep -q "^# arch : $(uname -m)\$" ||
+	fail "perf reads no arch feature: $(perf report --header-only -i "$T/k.data" 2>&1 | head -5)"
 grep -q '^ *ktload .*PERF_RECORD_KSYMBOL' "$T/script.txt" || fail "perf script does not name ktload"
 
 perf_records "$T/k.data" >"$T/ours.tsv"
@@ -136,12 +138,12 @@ workload 2
 wait $PL
 [ "$(cat "$T/p.rc")" = "0 0 0" ] || fail "pipe: exit statuses $(cat "$T/p.rc"): $(cat "$T/p.err" "$T/pipe.perr")"
 read -r _ id _ tag <"$T/info.2"
-while read -r _ addr len; do
+while read -r _ addr len _; do
 	for fl in 0x0 0x1; do
 		grep -q "ktload .*PERF_RECORD_KSYMBOL addr $addr len $len type 1 flags $fl " "$T/pipe.txt" ||
 			fail "pipe: perf script lacks KSYMBOL $addr len $len flags $fl"
 	done
-done < <(grep '^ksym ' "$T/info.2")
+done < <(grep '^func ' "$T/info.2")
 grep -q "PERF_RECORD_BPF_EVENT type 1, flags 0, id $id\$" "$T/pipe.txt" || fail "pipe: no PROG_LOAD $id"
 grep -q "PERF_RECORD_BPF_EVENT type 2, flags 0, id $id\$" "$T/pipe.txt" || fail "pipe: no PROG_UNLOAD $id"
 np=$(perf report -D -i - <"$T/pipe.data" 2>/dev/null |

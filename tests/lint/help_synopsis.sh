@@ -32,7 +32,7 @@ synopsis() { # cmd
 }
 
 bad=0
-for cmd in stream snapshot record inject resolve kallsyms symbolize compare serve tail report; do
+for cmd in stream snapshot record inject resolve kallsyms symbolize disasm compare serve tail report; do
 	help_opts $cmd >h.$$ || fail "ksymtap $cmd --help failed"
 	syn=$(synopsis $cmd)
 	[ -n "$syn" ] || { echo "no synopsis of '$cmd' in README.md's Synopsis section"; bad=1; continue; }

@@ -359,3 +359,40 @@ kt_replay() { # json-file
 	END { for (k in live) print "S " k; for (i in progs) print "P " i " " progs[i] }
 	' | sort
 }
+
+# The time of program ID's PROG_LOAD in a perf.data, in seconds with ns, as
+# perf script prints it.
+prog_load_time() { # perf.data id
+	perf script -i "$1" --ns --show-bpf-events 2>/dev/null |
+		awk -v id="$2" '/PERF_RECORD_BPF_EVENT type 1,/ && $NF == id { sub(":", "", $4); print $4; exit }'
+}
+
+# `ksymtap disasm` against the kernel: each function of the program ktcode
+# described while it lived (code: "func ADDR LEN HEX" lines) has the same
+# address, length and bytes at time T, and the source lines of all its
+# functions, in order, are those of `bpftool prog dump xlated id N linum`
+# (xlated).  SRC: disasm's source, "-i FILE" or "-s SOCKET" (T "now": the
+# daemon's present, or the last code there).  Leaves each function's JSON
+# in $dir/disasm.ADDR.json.
+code_check() { # src code xlated T dir
+	local f=$1 code=$2 xl=$3 t=$4 dir=$5 addr len hex got
+	: >"$dir/lines.txt"
+	grep '^func ' "$code" >"$dir/funcs.txt" || fail "$code lists no function"
+	while read -r _ addr len hex; do
+		# shellcheck disable=SC2086 # SRC is two words
+		"${KT:-ksymtap}" disasm $f ${t:+--at "$t"} -f json "$addr" >"$dir/disasm.$addr.json" \
+			2>"$dir/disasm.err" || fail "disasm $addr at $t: $(cat "$dir/disasm.err")"
+		got=$(jq -r '.start + " " + (.len | tostring)' "$dir/disasm.$addr.json")
+		[ "$got" = "0x$addr $len" ] || fail "disasm $addr: the function is $got, the kernel said 0x$addr $len"
+		got=$(jq -r '.insns[].bytes' "$dir/disasm.$addr.json" | tr -d '\n')
+		[ "$got" = "$hex" ] || fail "disasm $addr: bytes differ from the kernel's jited_prog_insns:
+  kernel  $hex
+  disasm  $got"
+		# shellcheck disable=SC2086
+		"${KT:-ksymtap}" disasm $f ${t:+--at "$t"} "$addr" | grep '^; ' >>"$dir/lines.txt"
+	done <"$dir/funcs.txt"
+	grep '^; ' "$xl" >"$dir/xlated.lines"
+	[ -s "$dir/xlated.lines" ] || fail "bpftool printed no source lines: $(head -3 "$xl")"
+	diff "$dir/xlated.lines" "$dir/lines.txt" >"$dir/lines.diff" ||
+		{ cat "$dir/lines.diff"; fail "source lines differ from bpftool prog dump xlated linum (< bpftool, > disasm)"; }
+}

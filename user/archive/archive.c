@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The archive's store and its two perf.data features.  Programs by id, BTF
- * objects by id; a program's BTF is read with it, once per object, as perf's
- * perf_env__fetch_btf() does.
+ * The archive's store, its two perf.data features, and its bounds (serve).
+ * Programs by id, BTF objects by id; a program's BTF is read with it, once
+ * per object, as perf's perf_env__fetch_btf() does.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include <bpf/bpf.h>
 #include "archive/archive.h"
 #include "archive/bpil.h"
+#include "util/base.h"
 
 const struct kt_bpil *kt_archive_prog(const struct kt_archive *a, __u32 id)
 {
@@ -25,31 +27,6 @@ const struct kt_bpil *kt_archive_prog(const struct kt_archive *a, __u32 id)
 	return NULL;
 }
 
-static bool have_btf(const struct kt_archive *a, __u32 id)
-{
-	size_t i;
-
-	for (i = 0; i < a->nbtfs; i++)
-		if (a->btfs[i].id == id)
-			return true;
-	return false;
-}
-
-static int grow(void **p, size_t *cap, size_t n, size_t elem)
-{
-	size_t ncap = *cap ? *cap * 2 : 16;
-	void *np;
-
-	if (n < *cap)
-		return 0;
-	np = realloc(*p, ncap * elem);
-	if (!np)
-		return -ENOMEM;
-	*p = np;
-	*cap = ncap;
-	return 0;
-}
-
 /* The raw BTF of object id: bpf_btf_info's two calls (size, then data). */
 static int add_btf(struct kt_archive *a, __u32 id)
 {
@@ -59,9 +36,9 @@ static int add_btf(struct kt_archive *a, __u32 id)
 	unsigned char *data;
 	int fd, err;
 
-	if (!id || have_btf(a, id))
+	if (!id || kt_archive_btf(a, id))
 		return 0;
-	err = grow((void **)&a->btfs, &a->cap_btfs, a->nbtfs, sizeof(*a->btfs));
+	err = KT_GROW(a->btfs, a->cap_btfs, a->nbtfs + 1);
 	if (err)
 		return err;
 	fd = bpf_btf_get_fd_by_id(id);
@@ -125,6 +102,7 @@ int kt_archive_add_prog(struct kt_archive *a, __u32 id)
 		goto out;
 	p->node.key = id;
 	p->id = id;
+	p->btf_id = info.btf_id;
 	p->blob = blob;
 	p->size = size;
 	kt_htab_add(&a->progs, &p->node);
@@ -185,13 +163,146 @@ static void free_prog(struct kt_hnode *n)
 	free(p);
 }
 
+int kt_archive_read_text(struct kt_archive *a, __u64 addr, __u32 len, unsigned char *buf)
+{
+	int err = a->kcore_err;
+
+	if (!err && !a->kcore) {
+		a->kcore = calloc(1, sizeof(*a->kcore));
+		err = a->kcore ? kt_kcore_open(a->kcore, "/proc/kcore") : -ENOMEM;
+		if (err) {
+			free(a->kcore);
+			a->kcore = NULL;
+			a->kcore_err = err;
+		}
+	}
+	if (!err)
+		err = len > KT_ARCHIVE_TEXT_MAX ? -E2BIG : kt_kcore_read(a->kcore, addr, buf, len);
+	if (err)
+		a->texts_failed++;
+	else
+		a->texts++;
+	return err;
+}
+
 void kt_archive_free(struct kt_archive *a)
 {
 	size_t i;
+
+	if (a->kcore) {
+		kt_kcore_close(a->kcore);
+		free(a->kcore);
+	}
+	for (i = 0; i < a->ntext; i++)
+		free(a->text[i].bytes);
+	free(a->text);
 
 	kt_htab_fini(&a->progs, free_prog);
 	for (i = 0; i < a->nbtfs; i++)
 		free(a->btfs[i].data);
 	free(a->btfs);
 	memset(a, 0, sizeof(*a));
+}
+
+const struct kt_btf_blob *kt_archive_btf(const struct kt_archive *a, __u32 id)
+{
+	size_t i;
+
+	for (i = 0; i < a->nbtfs; i++)
+		if (a->btfs[i].id == id)
+			return &a->btfs[i];
+	return NULL;
+}
+
+void kt_archive_life(struct kt_archive *a, __u32 id, __u64 t, bool unload)
+{
+	struct kt_bpil *p = (struct kt_bpil *)kt_archive_prog(a, id);
+
+	if (!p)
+		return;
+	if (!unload) {
+		p->loaded = t;
+		return;
+	}
+	if (p->unloaded)
+		return;
+	p->unloaded = t ? t : 1;
+	if (!a->dead++ || p->unloaded < a->oldest_unload)
+		a->oldest_unload = p->unloaded;
+}
+
+static int by_unload(const void *x, const void *y)
+{
+	const struct kt_bpil *a = *(struct kt_bpil *const *)x, *b = *(struct kt_bpil *const *)y;
+
+	return a->unloaded < b->unloaded ? -1 : a->unloaded > b->unloaded;
+}
+
+static void drop_prog(struct kt_archive *a, struct kt_bpil *p)
+{
+	struct kt_hnode **pp;
+
+	for (pp = kt_htab_chain(&a->progs, p->id); *pp; pp = &(*pp)->next)
+		if (*pp == &p->node) {
+			kt_htab_del(&a->progs, pp);
+			break;
+		}
+	a->bytes -= p->size;
+	a->dead--;
+	a->evicted++;
+	free(p->blob);
+	free(p);
+}
+
+static bool btf_needed(const struct kt_archive *a, __u32 id)
+{
+	struct kt_hnode *pos;
+	size_t b;
+
+	kt_htab_for_each(&a->progs, b, pos) if (container_of(pos, struct kt_bpil, node)->btf_id ==
+						id) return true;
+	return false;
+}
+
+static void drop_btfs(struct kt_archive *a)
+{
+	size_t i = 0;
+
+	while (i < a->nbtfs) {
+		if (btf_needed(a, a->btfs[i].id)) {
+			i++;
+			continue;
+		}
+		a->bytes -= a->btfs[i].size;
+		free(a->btfs[i].data);
+		a->btfs[i] = a->btfs[--a->nbtfs];
+	}
+}
+
+void kt_archive_trim(struct kt_archive *a, size_t max_dead, __u64 min_death)
+{
+	struct kt_bpil **dead;
+	struct kt_hnode *pos;
+	size_t b, n = 0, k = 0;
+
+	/* Most calls: nothing to drop, known without a walk. */
+	if (a->dead <= max_dead && (!a->dead || a->oldest_unload >= min_death))
+		return;
+	dead = malloc(a->dead * sizeof(*dead));
+	if (!dead)
+		return;
+	kt_htab_for_each(&a->progs, b, pos)
+	{
+		struct kt_bpil *p = container_of(pos, struct kt_bpil, node);
+
+		if (p->unloaded && n < a->dead)
+			dead[n++] = p;
+	}
+	qsort(dead, n, sizeof(*dead), by_unload);
+	while (k < n && (n - k > max_dead || dead[k]->unloaded < min_death))
+		drop_prog(a, dead[k++]);
+	a->oldest_unload = k < n ? dead[k]->unloaded : 0;
+	free(dead);
+	if (k)
+		drop_btfs(a);
 }

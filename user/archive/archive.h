@@ -12,7 +12,9 @@
 #define KT_ARCHIVE_H
 
 #include <linux/types.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include "archive/kcore.h"
 #include "util/htab.h"
 
 /* perf's feature numbers (tools/perf/util/header.h). */
@@ -23,6 +25,10 @@
 struct kt_bpil {
 	struct kt_hnode node; /* key: the program id */
 	__u32 id;
+	__u32 btf_id;
+	/* Its PROG_LOAD and PROG_UNLOAD on perf's clock, where known (0:
+	 * not seen); which of the programs that had an address held it when. */
+	__u64 loaded, unloaded;
 	size_t size; /* of blob */
 	unsigned char *blob; /* info_len, data_len, arrays, info, data */
 };
@@ -33,6 +39,13 @@ struct kt_btf_blob {
 	unsigned char *data;
 };
 
+/* Code without a bpf_prog_info, as it was when it registered. */
+struct kt_text {
+	__u64 addr, time;
+	__u32 len;
+	unsigned char *bytes;
+};
+
 /* Zeroed to start. */
 struct kt_archive {
 	struct kt_htab progs; /* struct kt_bpil */
@@ -41,6 +54,16 @@ struct kt_archive {
 	size_t bytes; /* memory the blobs hold */
 	unsigned long long gone; /* programs unloaded before they could be read */
 	unsigned long long failed; /* other failures to read one */
+	/* Code without a bpf_prog_info (trampolines, dispatchers, ftrace
+	 * trampolines, kprobe pages): read from /proc/kcore as it registers. */
+	struct kt_kcore *kcore;
+	int kcore_err; /* why /proc/kcore cannot be read: sticky */
+	unsigned long long texts, texts_failed;
+	struct kt_text *text; /* read back (kt_archive_add_text), in file order */
+	size_t ntext, cap_text;
+	size_t dead; /* programs with an unload time */
+	__u64 oldest_unload; /* of them, the earliest (0: none) */
+	unsigned long long evicted; /* dropped by kt_archive_trim() */
 };
 
 /*
@@ -49,12 +72,41 @@ struct kt_archive {
  * -errno on failure (counted in failed).
  */
 int kt_archive_add_prog(struct kt_archive *a, __u32 id);
+/* The largest code read whole from /proc/kcore (a page: kprobe pages, and
+ * trampolines before 6.12 name one): a TEXT_POKE record is at most 64 KiB. */
+#define KT_ARCHIVE_TEXT_MAX 65472
+/* len bytes of kernel code at addr from /proc/kcore into buf (opened at the
+ * first call; counted in texts or texts_failed).  0 or -errno. */
+int kt_archive_read_text(struct kt_archive *a, __u64 addr, __u32 len, unsigned char *buf);
+/* Hold a copy of code read back (a TEXT_POKE record): 0 or -ENOMEM. */
+int kt_archive_add_text(struct kt_archive *a, __u64 addr, __u64 time, const void *bytes,
+			__u32 len);
+/* A program's PROG_LOAD (unload false) or PROG_UNLOAD at time t, if held. */
+void kt_archive_life(struct kt_archive *a, __u32 id, __u64 t, bool unload);
+/* Drop unloaded programs, those unloaded first, while more than max_dead
+ * are kept or while the oldest was unloaded before min_death (serve's
+ * --history and --history-age), and the BTF objects no program kept needs.
+ * Loaded ones always stay. */
+void kt_archive_trim(struct kt_archive *a, size_t max_dead, __u64 min_death);
 const struct kt_bpil *kt_archive_prog(const struct kt_archive *a, __u32 id);
 /* The two features' bodies, as perf's write_bpf_prog_info() and
  * write_bpf_btf() write them: u32 count, then each.  Returns the size, or
  * with out NULL the size needed. */
 size_t kt_archive_feat_prog_info(const struct kt_archive *a, unsigned char *out);
 size_t kt_archive_feat_btf(const struct kt_archive *a, unsigned char *out);
+/*
+ * The two features' bodies read back, from a perf.data of ksymtap's or of
+ * perf's own: each program and BTF object not yet held is added.  0, or
+ * -EINVAL (-ENOMEM) with why naming the entry.
+ */
+int kt_archive_read_prog_info(struct kt_archive *a, const unsigned char *buf, size_t len, char *why,
+			      size_t why_size);
+int kt_archive_read_btf(struct kt_archive *a, const unsigned char *buf, size_t len, char *why,
+			size_t why_size);
+const struct kt_btf_blob *kt_archive_btf(const struct kt_archive *a, __u32 id);
+/* Program id of src (with its times and its BTF) into dst.  0, -ENOENT
+ * when src does not hold it, -ENOMEM. */
+int kt_archive_copy_prog(struct kt_archive *dst, const struct kt_archive *src, __u32 id);
 void kt_archive_free(struct kt_archive *a);
 
 #endif

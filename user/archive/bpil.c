@@ -8,6 +8,7 @@
  * instructions.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,4 +170,117 @@ int kt_bpil_read(int fd, unsigned char **blob, size_t *size, struct bpf_prog_inf
 	*blob = b;
 	*size = sizeof(head) + sizeof(info) + data_len;
 	return 0;
+}
+
+static int bad(char *why, size_t why_size, const char *what)
+{
+	snprintf(why, why_size, "%s", what);
+	return -EINVAL;
+}
+
+/* The smallest record of a sized array: the fields disasm reads. */
+static __u32 min_rec(int a)
+{
+	if (a == BPIL_LINE_INFO)
+		return sizeof(struct bpf_line_info);
+	if (a == BPIL_FUNC_INFO)
+		return sizeof(struct bpf_func_info);
+	return 8;
+}
+
+/* Array i's count and record size, 0 if absent or cut off. */
+static void array_at(const struct kt_bpil_view *v, int i, __u64 *off, __u64 *bytes)
+{
+	__u64 count = get32(&v->info, desc[i].count), rec = get32(&v->info, desc[i].size);
+
+	memcpy(off, (const char *)&v->info + desc[i].array, 8);
+	*bytes = count * rec;
+}
+
+/* Over 60 lines: one check per rule of the blob's layout, each with its why. */
+int kt_bpil_view(const unsigned char *blob, size_t size, struct kt_bpil_view *v, char *why,
+		 size_t why_size)
+{
+	struct kt_bpil_head head;
+	__u64 off, bytes, sum = 0;
+	__u32 i, n;
+	int a;
+
+	memset(v, 0, sizeof(*v));
+	if (size < sizeof(head))
+		return bad(why, why_size, "shorter than its header");
+	memcpy(&head, blob, sizeof(head));
+	if ((__u64)head.info_len + head.data_len > size - sizeof(head))
+		return bad(why, why_size, "info_len and data_len go past its end");
+	if (head.info_len < OFF(prog_tags) + 8)
+		return bad(why, why_size, "info_len too short for the JIT's arrays");
+	memcpy(&v->info, blob + sizeof(head),
+	       head.info_len < sizeof(v->info) ? head.info_len : sizeof(v->info));
+	v->data = blob + sizeof(head) + head.info_len;
+	v->data_len = head.data_len;
+	for (a = 0; a < BPIL_LAST; a++) {
+		/* An array the blob does not hold is empty, whatever its count. */
+		if (!(head.arrays & 1ULL << a)) {
+			put32(&v->info, desc[a].count, 0);
+			put64(&v->info, desc[a].array, 0);
+			continue;
+		}
+		if (desc[a].size > 0 && get32(&v->info, desc[a].count) &&
+		    get32(&v->info, desc[a].size) < min_rec(a))
+			return bad(why, why_size, "an array's record size is too small");
+		array_at(v, a, &off, &bytes);
+		if (off > v->data_len || bytes > v->data_len - off)
+			return bad(why, why_size, "an array lies outside its data");
+	}
+	n = v->info.nr_jited_ksyms;
+	if (n != v->info.nr_jited_func_lens)
+		return bad(why, why_size, "function lengths and addresses differ in number");
+	for (i = 0; i < n; i++) {
+		__u32 len;
+
+		kt_bpil_func(v, i, &off, &len, NULL);
+		sum += len;
+	}
+	if (sum > v->info.jited_prog_len)
+		return bad(why, why_size, "its functions are longer than its image");
+	v->nfuncs = n;
+	if (v->info.nr_line_info == v->info.nr_jited_line_info)
+		v->nlinfo = v->info.nr_line_info;
+	return 0;
+}
+
+static const unsigned char *array(const struct kt_bpil_view *v, int a, __u32 i)
+{
+	__u64 off;
+
+	memcpy(&off, (const char *)&v->info + desc[a].array, 8);
+	return v->data + off + (size_t)i * get32(&v->info, desc[a].size);
+}
+
+const unsigned char *kt_bpil_jited(const struct kt_bpil_view *v, __u32 *len)
+{
+	*len = v->info.jited_prog_len;
+	return array(v, BPIL_JITED_INSNS, 0);
+}
+
+void kt_bpil_func(const struct kt_bpil_view *v, __u32 i, __u64 *addr, __u32 *len, __u32 *off)
+{
+	__u32 j, l;
+
+	memcpy(addr, array(v, BPIL_JITED_KSYMS, i), 8);
+	memcpy(len, array(v, BPIL_JITED_FUNC_LENS, i), 4);
+	if (!off)
+		return;
+	/* The kernel copies the functions' images one after the other, in
+	 * func[] order (bpf_prog_get_info_by_fd()). */
+	for (*off = 0, j = 0; j < i; j++) {
+		memcpy(&l, array(v, BPIL_JITED_FUNC_LENS, j), 4);
+		*off += l;
+	}
+}
+
+void kt_bpil_linfo(const struct kt_bpil_view *v, __u32 i, struct bpf_line_info *li, __u64 *jaddr)
+{
+	memcpy(li, array(v, BPIL_LINE_INFO, i), sizeof(*li));
+	memcpy(jaddr, array(v, BPIL_JITED_LINE_INFO, i), 8);
 }

@@ -21,4 +21,27 @@ struct kt_bpil_head {
  */
 int kt_bpil_read(int fd, unsigned char **blob, size_t *size, struct bpf_prog_info *first);
 
+/*
+ * A blob read back (ours, or perf's from its perf.data): the info, zero-
+ * extended or cut to this build's struct, and its arrays checked to lie in
+ * the data.  Arrays the blob lacks have count 0.  The accessors copy, as a
+ * blob read from a file is not aligned.
+ */
+struct kt_bpil_view {
+	struct bpf_prog_info info; /* array fields: offsets into data */
+	const unsigned char *data;
+	__u32 data_len;
+	__u32 nfuncs; /* jited_ksyms and jited_func_lens, both there */
+	__u32 nlinfo; /* line_info and jited_line_info, both there */
+};
+
+/* 0, or -EINVAL with why naming what is wrong. */
+int kt_bpil_view(const unsigned char *blob, size_t size, struct kt_bpil_view *v, char *why,
+		 size_t why_size);
+const unsigned char *kt_bpil_jited(const struct kt_bpil_view *v, __u32 *len);
+/* Function i: its address, its size, and where its bytes start in the image. */
+void kt_bpil_func(const struct kt_bpil_view *v, __u32 i, __u64 *addr, __u32 *len, __u32 *off);
+/* Line info i with the address the JIT gave it. */
+void kt_bpil_linfo(const struct kt_bpil_view *v, __u32 i, struct bpf_line_info *li, __u64 *jaddr);
+
 #endif

@@ -14,5 +14,6 @@ int cmd_resolve(int argc, char **argv);
 int cmd_kallsyms(int argc, char **argv);
 int cmd_symbolize(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_disasm(int argc, char **argv);
 
 #endif

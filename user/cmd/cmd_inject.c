@@ -26,6 +26,9 @@ static const char inject_help[] =
 	"(perf's synthesized func[0] tag for a program's main image) or gives it a\n"
 	"page where it is smaller (trampolines of 6.12+), ksymtap's record is the\n"
 	"one a later lookup finds: perf's map is unregistered, ksymtap's registered.\n"
+	"The programs' code goes in too (file mode): FILE's programs and BTF objects\n"
+	"that IN's HEADER_BPF_PROG_INFO and HEADER_BPF_BTF lack (one gone before\n"
+	"perf's side-band thread fetched it) are added to them.\n"
 	"\n"
 	"IN is read twice and OUT written to a temporary file that is renamed at the\n"
 	"end: OUT is never left half-written.  With -i -, IN is perf's pipe format\n"
@@ -142,6 +145,9 @@ int cmd_inject(int argc, char **argv)
 	} else {
 		kt_info("injected %llu records (%llu KSYMBOL, %llu BPF_EVENT; %llu of perf's replaced), %llu of FILE's already in IN",
 			o.a.emitted, ij.added_ksym, ij.added_bpf, ij.replaced, ij.present);
+		if (o.a.code_progs || o.a.code_btfs)
+			kt_info("and the code of %llu programs (%llu BTF objects) that IN lacks",
+				o.a.code_progs, o.a.code_btfs);
 		if (ij.f_lost)
 			kt_warn("%s says ksymtap lost %llu records while recording: symbols of that time may be missing",
 				o.a.file, ij.f_lost);

@@ -43,6 +43,18 @@ static const char record_help[] =
 	"fails (disk full, reader gone) the run stops with one line on stderr and\n"
 	"exit status 1, leaving every whole record written before.\n"
 	"\n"
+	"FILE also keeps the code of each BPF program whose load it records (not\n"
+	"with -o -): its bpf_prog_info (JIT image, instructions, function addresses,\n"
+	"line and func info) and BTF, read by id as the load passes, written at the\n"
+	"end as perf's HEADER_BPF_PROG_INFO and HEADER_BPF_BTF: perf report\n"
+	"--header-only -I lists them, 'ksymtap disasm' shows the code at any address\n"
+	"and time, 'ksymtap inject' adds what perf's own file lacks.  A program gone\n"
+	"before it could be read keeps its symbols only (counted at exit).  The\n"
+	"bytes of trampolines, dispatchers, ftrace trampolines and kprobe pages are\n"
+	"read from /proc/kcore as they register, and follow each as a\n"
+	"PERF_RECORD_TEXT_POKE.  The code is held in memory until the end (about\n"
+	"2 KiB per program): --no-code turns all of it off.\n"
+	"\n"
 	"Options:\n";
 
 static const char record_examples[] =
@@ -108,10 +120,26 @@ static int open_output(const char *path, int *fd, bool *pipe)
 	return 0;
 }
 
+/* The output: -o's path, its fd and the perf.data writer on it. */
+struct rec_out {
+	const char *path, *what; /* what: for messages, "stdout" for -o - */
+	int fd;
+	bool pipe; /* perf's pipe format (not seekable) */
+	struct kt_perf_data pd;
+	struct kt_archive code; /* the programs' code, for the file format */
+	bool no_code; /* --no-code */
+};
+
 static int record_opt(void *ctx, int opt, const char *arg)
 {
+	struct rec_out *o = ctx;
+
 	if (opt == 'o') {
-		*(const char **)ctx = arg;
+		o->path = arg;
+		return 1;
+	}
+	if (opt == OPT_NO_CODE) {
+		o->no_code = true;
 		return 1;
 	}
 	if (opt == 'f') {
@@ -120,15 +148,6 @@ static int record_opt(void *ctx, int opt, const char *arg)
 	}
 	return 0;
 }
-
-/* The output: -o's path, its fd and the perf.data writer on it. */
-struct rec_out {
-	const char *path, *what; /* what: for messages, "stdout" for -o - */
-	int fd;
-	bool pipe; /* perf's pipe format (not seekable) */
-	struct kt_perf_data pd;
-	struct kt_archive code; /* the programs' code, for the file format */
-};
 
 static int record_open(struct rec_out *o)
 {
@@ -155,7 +174,7 @@ static int record_open(struct rec_out *o)
 			close(o->fd);
 		return KT_EXIT_FAIL;
 	}
-	if (!o->pipe)
+	if (!o->pipe && !o->no_code)
 		o->pd.archive = &o->code;
 	return KT_EXIT_OK;
 }
@@ -183,8 +202,15 @@ static int record_close(struct rec_out *o, int err, int status)
 	} else if (status == KT_EXIT_OK) {
 		kt_info("wrote %llu records to %s", o->pd.records, o->what);
 		if (o->pd.archive)
-			kt_info("with the code of %zu programs (%zu KiB)", o->code.progs.n,
-				o->code.bytes >> 10);
+			kt_info("with the code of %zu programs (%zu KiB) and the bytes of %llu "
+				"trampolines and other images",
+				o->code.progs.n, o->code.bytes >> 10, o->code.texts);
+		if (o->code.texts_failed)
+			kt_warn("the bytes of %llu trampolines and other images could not be read "
+				"from /proc/kcore: %s",
+				o->code.texts_failed,
+				o->code.kcore_err ? strerror(-o->code.kcore_err) :
+						    "outside its segments, or over 64 KiB");
 		/* Only where the code was written: after an output error the
 		 * one line that says so is the whole report. */
 		if (o->code.gone || o->code.failed)
@@ -215,7 +241,7 @@ int cmd_record(int argc, char **argv)
 		.usage = record_help,
 		.more = record_examples,
 		.opt = record_opt,
-		.ctx = &o.path,
+		.ctx = &o,
 	};
 	int err, first, status;
 	pid_t child = 0;

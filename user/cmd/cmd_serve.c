@@ -32,7 +32,10 @@ static const char serve_help[] =
 	"\n"
 	"Clients may also ask what held an address at a time (mode=query): the daemon\n"
 	"keeps every symbol's birth and death, bounded by --history and --history-age;\n"
-	"'ksymtap resolve/kallsyms/symbolize -s PATH' are such clients.\n"
+	"'ksymtap resolve/kallsyms/symbolize -s PATH' are such clients.  It also keeps\n"
+	"each BPF program's code (bpf_prog_info and BTF, read as it loads) as long as\n"
+	"the history keeps the program, for 'ksymtap disasm -s PATH' (mode=code;\n"
+	"--no-code: none).\n"
 	"\n"
 	"A client that does not keep up never slows the others or the kernel side: its\n"
 	"queue is bounded; on overflow it is sent a LOST record with the count and then\n"
@@ -193,6 +196,9 @@ static int serve_opt(void *ctx, int opt, const char *arg)
 			return -1;
 		}
 		cfg->so.history_age = (__u64)(sec * 1e9);
+		return 1;
+	case OPT_NO_CODE:
+		cfg->so.no_code = true;
 		return 1;
 	case OPT_METRICS_FILE:
 		cfg->metrics_file = arg;

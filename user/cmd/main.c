@@ -29,6 +29,8 @@ static const char main_help[] =
 	"             a serve daemon\n"
 	"  kallsyms   the symbols of a moment, as /proc/kallsyms (the same sources)\n"
 	"  symbolize  name dynamic-code addresses in dmesg or perf script text\n"
+	"  disasm     the machine code and BPF source lines that covered an address\n"
+	"             at a time, from a record file\n"
 	"  report     run perf report or perf script so that it keeps what inject\n"
 	"             added (perf as root drops it for /proc/kcore)\n"
 	"  help       this text (also -h, --help)\n"
@@ -47,7 +49,7 @@ static const struct cmd cmds[] = {
 	{ "stream", cmd_stream },	{ "compare", cmd_compare },   { "serve", cmd_serve },
 	{ "tail", cmd_tail },		{ "snapshot", cmd_snapshot }, { "record", cmd_record },
 	{ "inject", cmd_inject },	{ "resolve", cmd_resolve },   { "kallsyms", cmd_kallsyms },
-	{ "symbolize", cmd_symbolize }, { "report", cmd_report },
+	{ "symbolize", cmd_symbolize }, { "report", cmd_report },     { "disasm", cmd_disasm },
 };
 
 int main(int argc, char **argv)

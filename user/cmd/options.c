@@ -30,6 +30,9 @@ const struct kt_optdef kt_opts_snapshot[] = {
 const struct kt_optdef kt_opts_record[] = {
 	KT_OPT('o', "output", "FILE|-", "where to write (required)"),
 	KT_OPT(OPT_NO_SNAPSHOT, "no-snapshot", NULL, "leave out what exists at the start"),
+	KT_OPT(OPT_NO_CODE, "no-code", NULL,
+	       "keep the programs' symbols only, not their code (no bpf_prog_info read per load, "
+	       "no memory held for it until the end)"),
 	KT_OPTS_COMMON_NO_FORMAT,
 	KT_OPT_REFUSED('f', "format"),
 	KT_OPT_END,
@@ -119,6 +122,9 @@ const struct kt_optdef kt_opts_serve[] = {
 	KT_OPT(OPT_HISTORY_AGE, "history-age", "SEC",
 	       "how long a dead symbol is kept for queries (default 3600); live ones are always "
 	       "kept"),
+	KT_OPT(OPT_NO_CODE, "no-code", NULL,
+	       "keep no code of the programs (by default each one's bpf_prog_info and BTF, read "
+	       "as it loads, are kept as long as the history keeps it, for 'ksymtap disasm -s')"),
 	KT_OPT(OPT_METRICS_FILE, "metrics-file", "FILE",
 	       "Prometheus text file, rewritten atomically"),
 	KT_OPT(OPT_METRICS_INTERVAL, "metrics-interval", "SEC", "how often (default 5)"),
@@ -143,6 +149,21 @@ const struct kt_optdef kt_opts_tail[] = {
 	KT_OPT_END,
 };
 
+const struct kt_optdef kt_opts_disasm[] = {
+	KT_OPT('i', "input", "FILE", "a 'ksymtap record' file (its code archive)"),
+	KT_OPT('s', "socket", "SOCKET",
+	       "a 'ksymtap serve' daemon's socket (the code it keeps, as long as its history "
+	       "keeps the program)"),
+	KT_OPT('t', "at", "TIME",
+	       "the moment the addresses are of (default: the end of FILE, or the last code "
+	       "there)"),
+	KT_OPT('f', "format", "text|json",
+	       "text (default): gdb-style lines with bpftool's source lines; json: one object per "
+	       "address"),
+	KT_OPT_USE(kt_opt_help),
+	KT_OPT_END,
+};
+
 const struct kt_optdef kt_opts_report[] = {
 	KT_OPT('v', "verbose", NULL, "say what is run"),
 	KT_OPT_USE(kt_opt_help),
@@ -150,10 +171,17 @@ const struct kt_optdef kt_opts_report[] = {
 };
 
 const struct kt_cmd_optdefs kt_cmd_optdefs[] = {
-	{ "stream", kt_opts_stream },	    { "snapshot", kt_opts_snapshot },
-	{ "record", kt_opts_record },	    { "inject", kt_opts_inject },
-	{ "resolve", kt_opts_resolve },	    { "kallsyms", kt_opts_kallsyms },
-	{ "symbolize", kt_opts_symbolize }, { "compare", kt_opts_compare },
-	{ "serve", kt_opts_serve },	    { "tail", kt_opts_tail },
-	{ "report", kt_opts_report },	    { NULL, NULL },
+	{ "stream", kt_opts_stream },
+	{ "snapshot", kt_opts_snapshot },
+	{ "record", kt_opts_record },
+	{ "inject", kt_opts_inject },
+	{ "resolve", kt_opts_resolve },
+	{ "kallsyms", kt_opts_kallsyms },
+	{ "symbolize", kt_opts_symbolize },
+	{ "compare", kt_opts_compare },
+	{ "serve", kt_opts_serve },
+	{ "tail", kt_opts_tail },
+	{ "report", kt_opts_report },
+	{ "disasm", kt_opts_disasm },
+	{ NULL, NULL },
 };

@@ -11,6 +11,7 @@ enum {
 	OPT_GRACE = OPT_CMD_FIRST_FREE, /* compare */
 	OPT_FORCE, /* inject */
 	OPT_SNAPSHOT, /* tail */
+	OPT_NO_CODE, /* record */
 	OPT_SOCKET_MODE, /* serve, to the end */
 	OPT_SOCKET_GROUP,
 	OPT_CLIENT_QUEUE,
@@ -24,7 +25,7 @@ enum {
 
 extern const struct kt_optdef kt_opts_stream[], kt_opts_snapshot[], kt_opts_record[],
 	kt_opts_inject[], kt_opts_resolve[], kt_opts_kallsyms[], kt_opts_symbolize[],
-	kt_opts_compare[], kt_opts_serve[], kt_opts_tail[], kt_opts_report[];
+	kt_opts_disasm[], kt_opts_compare[], kt_opts_serve[], kt_opts_tail[], kt_opts_report[];
 
 /* Each command's name and table, for the man pages (docs/man/gen_options.c). */
 struct kt_cmd_optdefs {

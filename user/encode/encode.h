@@ -34,6 +34,11 @@ ssize_t kt_encode_json(const struct kt_record *r, char *buf, size_t size);
 ssize_t kt_encode_perf(const struct kt_record *r, void *buf, size_t size);
 /* PERF_RECORD_COMM {u32 pid, tid; char comm[]} for r's task, same trailer. */
 ssize_t kt_encode_perf_comm(const struct kt_record *r, void *buf, size_t size);
+/* PERF_RECORD_TEXT_POKE as the kernel writes it (perf_event_text_poke()):
+ * addr, old_len 0, new_len len, the bytes, padded to 8, r's trailer: code
+ * that appeared at r->addr (perf script --show-text-poke-events). */
+ssize_t kt_encode_perf_text_poke(const struct kt_record *r, const void *bytes, __u16 len,
+				 void *buf, size_t size);
 ssize_t kt_encode(enum kt_format fmt, const struct kt_record *r, void *buf, size_t size);
 
 /* The names the text and JSON forms give: the record's origin ("bpf",

@@ -108,3 +108,27 @@ ssize_t kt_encode_perf_comm(const struct kt_record *r, void *buf, size_t size)
 	put_trailer(p + sizeof(h) + body, r);
 	return h.size;
 }
+
+ssize_t kt_encode_perf_text_poke(const struct kt_record *r, const void *bytes, __u16 len,
+				 void *buf, size_t size)
+{
+	struct perf_event_header h = { .type = PERF_RECORD_TEXT_POKE,
+				       .misc = PERF_RECORD_MISC_KERNEL };
+	size_t body = 8 + ALIGN8(2 + 2 + (size_t)len);
+	unsigned char *p = buf;
+	__u16 zero = 0;
+
+	if (sizeof(h) + body + TRAILER_SIZE > 65535)
+		return -E2BIG;
+	if (sizeof(h) + body + TRAILER_SIZE > size)
+		return -ENOSPC;
+	h.size = sizeof(h) + body + TRAILER_SIZE;
+	memset(p, 0, h.size);
+	memcpy(p, &h, sizeof(h));
+	memcpy(p + 8, &r->addr, 8);
+	memcpy(p + 16, &zero, 2);
+	memcpy(p + 18, &len, 2);
+	memcpy(p + 20, bytes, len);
+	put_trailer(p + sizeof(h) + body, r);
+	return h.size;
+}

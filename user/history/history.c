@@ -265,6 +265,27 @@ const struct kt_hsym *kt_history_find(const struct kt_history *h, __u64 addr, __
 	return NULL;
 }
 
+const struct kt_hsym *kt_history_find_last(const struct kt_history *h, __u64 addr)
+{
+	const struct kt_hsym *best = NULL;
+	long i, j;
+
+	for (i = last_at_or_below(h, addr); i >= 0 && addr - h->s[i].addr < h->max_len; i--) {
+		const struct kt_hslot *sl = &h->s[i];
+
+		for (j = (long)sl->n - 1; j >= 0; j--) {
+			const struct kt_hsym *g = &sl->g[j];
+
+			if (addr - g->addr < g->len) {
+				if (!best || g->birth > best->birth)
+					best = g;
+				break;
+			}
+		}
+	}
+	return best;
+}
+
 int kt_history_each_at(const struct kt_history *h, __u64 t,
 		       int (*fn)(void *ctx, const struct kt_hsym *s), void *ctx)
 {

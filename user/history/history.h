@@ -21,7 +21,6 @@
 #include "record/record.h"
 #include "record/hsym.h"
 
-
 /* The generations of one start address, oldest first. */
 struct kt_hslot {
 	__u64 addr;
@@ -64,6 +63,8 @@ void kt_history_trim(struct kt_history *h, size_t max_dead, __u64 min_death);
 __u64 kt_history_oldest_death(const struct kt_history *h);
 /* The symbol that held addr at time t (KT_HIST_NOW: now), or NULL. */
 const struct kt_hsym *kt_history_find(const struct kt_history *h, __u64 addr, __u64 t);
+/* Of every symbol that ever held addr, the one born last, or NULL. */
+const struct kt_hsym *kt_history_find_last(const struct kt_history *h, __u64 addr);
 /* Each symbol alive at time t, in address order. */
 int kt_history_each_at(const struct kt_history *h, __u64 t,
 		       int (*fn)(void *ctx, const struct kt_hsym *s), void *ctx);

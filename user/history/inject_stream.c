@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include "encode/encode.h"
 #include "util/fileio.h"
+#include "history/inject_code.h"
 #include "history/inject_stream.h"
 #include "history/perf_in.h"
 #include "history/record_file.h"
@@ -77,6 +78,7 @@ struct run {
 	__u64 cur_max, prev_max;
 	bool marker_seen, checked;
 	unsigned long long emitted;
+	struct kt_inject_code code; /* file mode */
 	char *why;
 	size_t why_size;
 };
@@ -352,35 +354,107 @@ static int copy_range(struct run *r, __u64 from, __u64 to)
 	return 0;
 }
 
+/* IN's features, and the two of the code archive where FILE adds to them
+ * (inject_code.h), in bit order: each one's bit, IN's section (size 0: IN
+ * has none) and its size in OUT. */
+struct feat {
+	int bit;
+	struct kt_pi_section in;
+	__u64 size;
+};
+
+static int plan_features(struct run *r, struct feat *f)
+{
+	struct kt_pi_section sec[KT_PI_FEAT_BITS];
+	int bits[KT_PI_FEAT_BITS], nf, i, n = 0, k;
+	bool have[2] = { false, false };
+
+	nf = kt_perf_in_features(&r->in, sec, bits, KT_PI_FEAT_BITS, r->why, r->why_size);
+	if (nf < 0)
+		return nf;
+	for (i = 0; i <= nf; i++) {
+		/* FILE's features IN lacks go in their place in bit order. */
+		for (k = 0; k < 2; k++) {
+			int bit = k ? KT_HEADER_BPF_BTF : KT_HEADER_BPF_PROG_INFO;
+
+			if (r->code.nadd[k] && !have[k] && (i == nf || bits[i] > bit)) {
+				f[n].bit = bit;
+				memset(&f[n].in, 0, sizeof(f[n].in));
+				f[n++].size = 4 + r->code.add_len[k];
+				have[k] = true;
+			}
+		}
+		if (i == nf)
+			break;
+		f[n].bit = bits[i];
+		f[n].in = sec[i];
+		f[n].size = sec[i].size;
+		k = kt_inject_code_feat(bits[i]);
+		if (k >= 0 && r->code.nadd[k]) {
+			have[k] = true;
+			if (sec[i].size < 4)
+				f[n].size = 4;
+			f[n].size += r->code.add_len[k];
+		}
+		n++;
+	}
+	return n;
+}
+
+/* One feature's body: IN's, or for the archive's IN's count raised, IN's
+ * entries and FILE's. */
+static int write_feature(struct run *r, const struct feat *f)
+{
+	int k = kt_inject_code_feat(f->bit);
+	__u32 count = 0;
+	int err;
+
+	if (k < 0 || !r->code.nadd[k])
+		return copy_range(r, f->in.offset, f->in.offset + f->in.size);
+	if (f->in.size >= 4 && kt_pread_all(r->in.fd, &count, 4, f->in.offset))
+		return -EPROTO;
+	count += r->code.nadd[k];
+	err = w_put(&r->w, &count, 4);
+	if (!err && f->in.size > 4)
+		err = copy_range(r, f->in.offset + 4, f->in.offset + f->in.size);
+	if (!err)
+		err = w_put(&r->w, r->code.add[k], r->code.add_len[k]);
+	return err;
+}
+
 /* File mode: the header and attrs as they are, the data, then the feature
  * table with its offsets moved by what was added, then the features. */
 static int write_file(struct run *r)
 {
-	struct kt_pi_section sec[KT_PI_FEAT_BITS];
-	int bits[KT_PI_FEAT_BITS], nf, i, err;
+	struct feat f[KT_PI_FEAT_BITS + 2];
+	struct kt_pi_section out;
 	struct kt_pi_file_header h = r->in.hdr;
-	__u64 delta, table_end;
+	__u64 at;
+	int nf, i, err;
 
 	err = copy_range(r, 0, h.data.offset);
 	if (!err)
 		err = copy_data(r);
 	if (err)
 		return err;
-	delta = r->w.written - h.data.offset - h.data.size;
-	nf = kt_perf_in_features(&r->in, sec, bits, KT_PI_FEAT_BITS, r->why, r->why_size);
+	h.data.size = r->w.written - h.data.offset;
+	nf = plan_features(r, f);
 	if (nf < 0)
 		return nf;
-	table_end = r->in.end + nf * sizeof(sec[0]);
-	for (i = 0; i < nf; i++)
-		sec[i].offset += delta;
-	err = w_put(&r->w, sec, nf * sizeof(sec[0]));
-	if (!err)
-		err = copy_range(r, table_end, r->in.file_size);
+	at = r->w.written + nf * sizeof(out);
+	for (i = 0; !err && i < nf; i++) {
+		out.offset = at;
+		out.size = f[i].size;
+		at += f[i].size;
+		h.adds_features[f[i].bit / 64] |= 1ULL << (f[i].bit % 64);
+		err = w_put(&r->w, &out, sizeof(out));
+	}
+	for (i = 0; !err && i < nf; i++)
+		err = write_feature(r, &f[i]);
 	if (!err)
 		err = w_flush(&r->w);
 	if (err)
 		return err;
-	h.data.size += delta;
 	if (pwrite(r->w.fd, &h, sizeof(h), 0) != (ssize_t)sizeof(h))
 		return r->w.err = -EIO;
 	return 0;
@@ -441,6 +515,8 @@ int kt_inject_run(struct kt_inject_args *a, struct kt_inject *ij, char *why, siz
 		err = check_origin(&r);
 		if (!err)
 			err = first_pass(&r);
+		if (!err)
+			err = kt_inject_code_load(&r.code, a->file, a->in, why, why_size);
 		if (!err) {
 			close_in(&r);
 			err = open_in(&r);
@@ -468,6 +544,9 @@ int kt_inject_run(struct kt_inject_args *a, struct kt_inject *ij, char *why, siz
 	if (r.w.fd > STDOUT_FILENO)
 		close(r.w.fd);
 	a->emitted = r.emitted;
+	a->code_progs = r.code.nadd[0];
+	a->code_btfs = r.code.nadd[1];
+	kt_inject_code_fini(&r.code);
 	close_in(&r);
 	free(r.deps);
 	free(r.w.buf);

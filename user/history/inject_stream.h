@@ -16,6 +16,8 @@ struct kt_inject_args {
 	/* Filled in. */
 	char file_host[65], file_release[65];
 	unsigned long long emitted;
+	/* FILE's programs and BTF objects added to IN's features. */
+	unsigned long long code_progs, code_btfs;
 };
 
 /* The whole run: 0, or -errno with why naming what failed (OUT is then not

@@ -177,6 +177,8 @@ static int check_features(struct kt_perf_in *in, char *why, size_t why_size)
 			read_feat_string(in, &sec[i], in->hostname, sizeof(in->hostname));
 		if (bits[i] == KT_PI_FEAT_OSRELEASE)
 			read_feat_string(in, &sec[i], in->osrelease, sizeof(in->osrelease));
+		if (bits[i] == KT_PI_FEAT_ARCH)
+			read_feat_string(in, &sec[i], in->arch, sizeof(in->arch));
 	}
 	return 0;
 }

@@ -22,6 +22,7 @@
 #define KT_PI_FEAT_BITS 256
 #define KT_PI_FEAT_HOSTNAME 3
 #define KT_PI_FEAT_OSRELEASE 4
+#define KT_PI_FEAT_ARCH 6
 #define KT_PI_FEAT_AUXTRACE 18
 #define KT_PI_FEAT_DIR_FORMAT 24
 /* The newest feature this reader knows (HEADER_PMU_CAPS = 31, and
@@ -72,6 +73,7 @@ struct kt_perf_in {
 	__u64 end; /* file format: where the data section ends */
 	/* Pipe format: the features perf sent as PERF_RECORD_HEADER_FEATURE. */
 	char hostname[65], osrelease[65];
+	char arch[65]; /* file format: HEADER_ARCH, uname's machine */
 };
 
 /*

@@ -29,6 +29,10 @@ enum {
 	V_SNAPSHOTS,
 	V_HIST_BYTES,
 	V_HIST_EVICTED,
+	V_CODE_PROGS,
+	V_CODE_BYTES,
+	V_CODE_EVICTED,
+	V_CODE_ANSWERS,
 	V_QUERIES,
 	V_QUERY_ERRORS,
 	V_HOOK_SKIPPED,
@@ -156,6 +160,12 @@ static void history_symbols(FILE *f, const char *name, const struct view *w)
 	fprintf(f, "%s{state=\"dead\"} %zu\n", name, w->m->serve->hist_dead);
 }
 
+static void code_unread(FILE *f, const char *name, const struct view *w)
+{
+	fprintf(f, "%s{reason=\"gone\"} %llu\n", name, w->m->serve->code_gone);
+	fprintf(f, "%s{reason=\"failed\"} %llu\n", name, w->m->serve->code_failed);
+}
+
 static void start_time(FILE *f, const char *name, const struct view *w)
 {
 	fprintf(f, "%s %.3f\n", name, w->m->start_time);
@@ -262,6 +272,20 @@ static const struct family {
 	ONE("ksymtap_history_evicted_total", "counter",
 	    "Dead symbols dropped from the query history (--history, --history-age).",
 	    V_HIST_EVICTED, SERVING),
+	ONE("ksymtap_code_programs", "gauge",
+	    "Programs whose code (bpf_prog_info, BTF) is kept for mode=code, as long as the history "
+	    "keeps them.",
+	    V_CODE_PROGS, SERVING),
+	ONE("ksymtap_code_bytes", "gauge",
+	    "Memory the kept code holds (bpf_prog_info arrays, BTF).", V_CODE_BYTES, SERVING),
+	MANY("ksymtap_code_unread_total", "counter",
+	     "Programs whose code could not be read: gone before it was, or another failure.",
+	     code_unread, SERVING),
+	ONE("ksymtap_code_evicted_total", "counter",
+	    "Unloaded programs whose code was dropped (--history, --history-age).", V_CODE_EVICTED,
+	    SERVING),
+	ONE("ksymtap_code_answers_total", "counter", "mode=code requests answered.", V_CODE_ANSWERS,
+	    SERVING),
 	ONE("ksymtap_queries_total", "counter", "Query requests answered.", V_QUERIES, SERVING),
 	ONE("ksymtap_query_errors_total", "counter",
 	    "Query requests that were not an address and time (answered with an error).",
@@ -339,6 +363,10 @@ static void gather(struct view *w, const struct kt_metrics *m)
 	w->v[V_SNAPSHOTS] = s->snapshots;
 	w->v[V_HIST_BYTES] = s->hist_bytes;
 	w->v[V_HIST_EVICTED] = s->hist_evicted;
+	w->v[V_CODE_PROGS] = s->code_progs;
+	w->v[V_CODE_BYTES] = s->code_bytes;
+	w->v[V_CODE_EVICTED] = s->code_evicted;
+	w->v[V_CODE_ANSWERS] = s->code_answers;
 	w->v[V_QUERIES] = s->queries;
 	w->v[V_QUERY_ERRORS] = s->query_errors;
 }

@@ -24,6 +24,8 @@ void kt_server_tick(struct kt_server *s)
 	s->wall_off = wall_offset(s);
 	kt_history_trim(&s->hist, s->o.history_max,
 			perf > s->o.history_age ? perf - s->o.history_age : 0);
+	kt_archive_trim(&s->code, s->o.history_max,
+			perf > s->o.history_age ? perf - s->o.history_age : 0);
 	for (i = 0; i < s->nc; i++)
 		if (s->c[i]->state == C_HELLO && now >= s->c[i]->deadline)
 			hello_deadline(s, s->c[i]);
@@ -99,6 +101,7 @@ void kt_server_free(struct kt_server *s)
 		return;
 	kt_server_stop_accepting(s);
 	kt_history_fini(&s->hist);
+	kt_archive_free(&s->code);
 	free(s->c);
 	free(s);
 }
@@ -110,6 +113,11 @@ void kt_server_get_stats(const struct kt_server *s, struct kt_serve_stats *st)
 	st->hist_dead = s->hist.dead;
 	st->hist_bytes = s->hist.bytes;
 	st->hist_evicted = s->hist.evicted;
+	st->code_progs = s->code.progs.n;
+	st->code_bytes = s->code.bytes;
+	st->code_gone = s->code.gone;
+	st->code_failed = s->code.failed;
+	st->code_evicted = s->code.evicted;
 }
 
 const struct kt_history *kt_server_history(const struct kt_server *s)

@@ -23,6 +23,7 @@ struct kt_serve_opts {
 	int max_clients;
 	size_t history_max; /* dead symbols kept for queries */
 	__u64 history_age; /* ns a dead symbol is kept for queries */
+	bool no_code; /* --no-code: no code archive */
 };
 
 /* Why clients went away (metrics' reason label). */
@@ -58,6 +59,9 @@ struct kt_serve_stats {
 	size_t hist_live, hist_dead, hist_bytes;
 	unsigned long long hist_evicted;
 	unsigned long long queries, query_errors;
+	/* The programs' code kept for mode=code (archive/archive.h). */
+	size_t code_progs, code_bytes;
+	unsigned long long code_gone, code_failed, code_evicted, code_answers;
 };
 
 struct kt_server;

@@ -153,6 +153,12 @@ static void start(struct kt_server *s, struct client *c, const char *rest, size_
 			return;
 		}
 		break;
+	case KT_MODE_CODE:
+		c->state = C_DRAINING;
+		queue_code(s, c);
+		if (c->state != C_DRAINING)
+			return;
+		break;
 	default:
 		c->state = c->hello.mode == KT_MODE_SNAPSHOT ? C_DRAINING : C_LIVE;
 		if (queue_snapshot(s, c, "connect"))

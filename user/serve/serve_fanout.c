@@ -16,6 +16,15 @@ static int sink_record(struct kt_sink *sink, const struct kt_record *r)
 		s->hist_warned = true;
 		kt_warn("out of memory for the query history; queries may answer unknown");
 	}
+	/* The code, read as the load passes (archive/archive.h), kept as
+	 * long as the history keeps the program's symbols. */
+	if (r->type == KT_RECORD_BPF_EVENT && !s->o.no_code) {
+		bool unload = r->bpf_type != KT_BPF_EVENT_PROG_LOAD;
+
+		if (!unload)
+			kt_archive_add_prog(&s->code, r->prog_id);
+		kt_archive_life(&s->code, r->prog_id, r->time, unload);
+	}
 	s->enclen[0] = s->enclen[1] = s->enclen[2] = -1;
 	for (i = 0; i < s->nc; i++) {
 		c = s->c[i];

@@ -10,10 +10,8 @@
 #include "serve/serve_socket.h"
 
 static const char *const modes[] = {
-	[KT_MODE_STREAM] = "stream",
-	[KT_MODE_SNAPSHOT] = "snapshot",
-	[KT_MODE_QUERY] = "query",
-	[KT_MODE_KALLSYMS] = "kallsyms",
+	[KT_MODE_STREAM] = "stream",	 [KT_MODE_SNAPSHOT] = "snapshot", [KT_MODE_QUERY] = "query",
+	[KT_MODE_KALLSYMS] = "kallsyms", [KT_MODE_CODE] = "code",
 };
 
 void kt_hello_default(struct kt_hello *h)
@@ -21,6 +19,49 @@ void kt_hello_default(struct kt_hello *h)
 	h->fmt = KT_FMT_JSON;
 	h->mode = KT_MODE_STREAM;
 	h->at = KT_HIST_NOW;
+	h->addr = 0;
+	h->has_addr = false;
+}
+
+/* One key=value word into h: 0, or -EINVAL with why. */
+static int parse_word(const char *w, const char *eq, struct kt_hello *h, char *why, size_t why_size)
+{
+	int m;
+
+	if (!strcmp(w, "format")) {
+		if (kt_format_parse(eq, &h->fmt)) {
+			snprintf(why, why_size, "format '%.32s' is not json, raw or text", eq);
+			return -EINVAL;
+		}
+	} else if (!strcmp(w, "mode")) {
+		for (m = 0; m < (int)ARRAY_SIZE(modes); m++)
+			if (!strcmp(eq, modes[m]))
+				break;
+		if (m == (int)ARRAY_SIZE(modes)) {
+			snprintf(why, why_size,
+				 "mode '%.32s' is not stream, snapshot, query, kallsyms or code",
+				 eq);
+			return -EINVAL;
+		}
+		h->mode = m;
+	} else if (!strcmp(w, "at")) {
+		if (kt_parse_time(eq, KT_HIST_NOW, &h->at)) {
+			snprintf(why, why_size,
+				 "at '%.32s' is not a time (ns, seconds.fraction or now)", eq);
+			return -EINVAL;
+		}
+	} else if (!strcmp(w, "addr")) {
+		if (kt_parse_addr(eq, strlen(eq), &h->addr)) {
+			snprintf(why, why_size, "addr '%.32s' is not an address (hex)", eq);
+			return -EINVAL;
+		}
+		h->has_addr = true;
+	} else {
+		/* Strict: a misspelt key must not silently mean the default. */
+		snprintf(why, why_size, "unknown key '%.32s'", w);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 int kt_hello_parse(const char *line, struct kt_hello *h, char *why, size_t why_size)
@@ -48,37 +89,12 @@ int kt_hello_parse(const char *line, struct kt_hello *h, char *why, size_t why_s
 			return -EINVAL;
 		}
 		*eq++ = 0;
-		if (!strcmp(w, "format")) {
-			if (kt_format_parse(eq, &h->fmt)) {
-				snprintf(why, why_size, "format '%.32s' is not json, raw or text",
-					 eq);
-				return -EINVAL;
-			}
-		} else if (!strcmp(w, "mode")) {
-			int m;
-
-			for (m = 0; m < (int)ARRAY_SIZE(modes); m++)
-				if (!strcmp(eq, modes[m]))
-					break;
-			if (m == (int)ARRAY_SIZE(modes)) {
-				snprintf(why, why_size,
-					 "mode '%.32s' is not stream, snapshot, query or kallsyms",
-					 eq);
-				return -EINVAL;
-			}
-			h->mode = m;
-		} else if (!strcmp(w, "at")) {
-			if (kt_parse_time(eq, KT_HIST_NOW, &h->at)) {
-				snprintf(why, why_size,
-					 "at '%.32s' is not a time (ns, seconds.fraction or now)",
-					 eq);
-				return -EINVAL;
-			}
-		} else {
-			/* Strict: a misspelt key must not silently mean the default. */
-			snprintf(why, why_size, "unknown key '%.32s'", w);
+		if (parse_word(w, eq, h, why, why_size))
 			return -EINVAL;
-		}
+	}
+	if (h->mode == KT_MODE_CODE && !h->has_addr) {
+		snprintf(why, why_size, "mode=code needs addr=ADDR");
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -90,10 +106,14 @@ const char *kt_hello_mode_name(enum kt_hello_mode m)
 
 int kt_hello_format(const struct kt_hello *h, char *buf, size_t size)
 {
+	char at[32] = "", addr[32] = "";
+
 	if (h->at != KT_HIST_NOW)
-		return snprintf(buf, size, "format=%s mode=%s at=%llu\n", kt_format_name(h->fmt),
-				modes[h->mode], (unsigned long long)h->at);
-	return snprintf(buf, size, "format=%s mode=%s\n", kt_format_name(h->fmt), modes[h->mode]);
+		snprintf(at, sizeof(at), " at=%llu", (unsigned long long)h->at);
+	if (h->has_addr)
+		snprintf(addr, sizeof(addr), " addr=%llx", (unsigned long long)h->addr);
+	return snprintf(buf, size, "format=%s mode=%s%s%s\n", kt_format_name(h->fmt),
+			modes[h->mode], at, addr);
 }
 
 int kt_hello_connect(const char *path, const struct kt_hello *h, char *why, size_t why_size)

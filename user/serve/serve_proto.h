@@ -22,12 +22,15 @@ enum kt_hello_mode {
 	KT_MODE_SNAPSHOT, /* the table, then EOF */
 	KT_MODE_QUERY, /* requests in, answers out (query.h) */
 	KT_MODE_KALLSYMS, /* the symbols alive at at=, as /proc/kallsyms, then EOF */
+	KT_MODE_CODE, /* the code that held addr= at at=, as a record file, then EOF */
 };
 
 struct kt_hello {
 	enum kt_format fmt; /* format=json (default) | raw | text */
 	enum kt_hello_mode mode;
 	__u64 at; /* at=TIME: KT_HIST_NOW unless given */
+	__u64 addr; /* addr=HEX: mode=code's address */
+	bool has_addr;
 };
 
 void kt_hello_default(struct kt_hello *h);

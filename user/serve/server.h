@@ -15,6 +15,7 @@
 #include "encode/encode.h"
 #include "history/history.h"
 #include "serve/query.h"
+#include "archive/archive.h"
 #include "serve/serve.h"
 #include "serve/serve_proto.h"
 #include "serve/serve_queue.h"
@@ -67,6 +68,7 @@ struct kt_server {
 	struct kt_serve_stats st;
 	struct kt_history hist;
 	bool hist_warned;
+	struct kt_archive code; /* the programs' code, as the history bounds it */
 	/* One record, encoded once per format however many clients want it. */
 	char enc[KT_FMT_MAX][KT_ENCODE_MAX];
 	ssize_t enclen[KT_FMT_MAX];
@@ -89,6 +91,9 @@ int queue_lost(struct kt_server *s, struct client *c, unsigned long long lost, b
 void service_out(struct kt_server *s, struct client *c);
 /* A client whose handshake did not come in time (KT_HELLO_WAIT_MS). */
 void hello_deadline(struct kt_server *s, struct client *c);
+/* mode=code: the record file of the code that held c's addr= at its at=,
+ * queued for c. */
+void queue_code(struct kt_server *s, struct client *c);
 /* The fan-out sink's callbacks into s->sink. */
 void fanout_init(struct kt_server *s);
 /* The loop's callbacks: a client's fd, the listening socket. */

@@ -294,6 +294,36 @@ static int maybe_comm(struct kt_perf_data *pd, const struct kt_record *r)
 	return 0;
 }
 
+/* Code without a bpf_prog_info (trampolines, dispatchers, struct_ops,
+ * ftrace trampolines, kprobe pages): its bytes from /proc/kcore as they are
+ * when its register passes (the kernel writes them right after the
+ * register, in the same call), as a PERF_RECORD_TEXT_POKE behind it.  One
+ * that cannot be read is counted (archive's texts_failed); the symbol is
+ * written either way. */
+static int push_text(struct kt_perf_data *pd, const struct kt_record *r, __u64 time)
+{
+	unsigned char *bytes, *rec;
+	ssize_t n = 0;
+	int err = 0;
+
+	if (!pd->archive || r->type != KT_RECORD_KSYMBOL || r->flags & KT_KSYM_FLAG_UNREGISTER ||
+	    (r->source != KT_SRC_BPF_IMAGE && r->source != KT_SRC_FTRACE &&
+	     r->source != KT_SRC_KPROBE) ||
+	    !r->len)
+		return 0;
+	bytes = malloc(r->len);
+	rec = malloc(r->len + 64);
+	if (!bytes || !rec)
+		err = -ENOMEM;
+	if (!err && !kt_archive_read_text(pd->archive, r->addr, r->len, bytes))
+		n = kt_encode_perf_text_poke(r, bytes, r->len, rec, r->len + 64);
+	if (!err && n > 0)
+		err = kt_reorder_push(&pd->q, time, pd->now(), rec, n);
+	free(bytes);
+	free(rec);
+	return err;
+}
+
 int kt_perf_data_record(struct kt_perf_data *pd, const struct kt_record *r)
 {
 	unsigned char rec[KT_ENCODE_MAX];
@@ -313,6 +343,8 @@ int kt_perf_data_record(struct kt_perf_data *pd, const struct kt_record *r)
 	err = maybe_comm(pd, r);
 	if (!err)
 		err = kt_reorder_push(&pd->q, time, pd->now(), rec, n);
+	if (!err)
+		err = push_text(pd, r, time);
 	if (err)
 		return err;
 	/* A burst bigger than the queue bound goes out now, oldest first. */
@@ -440,9 +472,10 @@ static size_t feat_string(unsigned char *out, const char *s)
 }
 
 /*
- * At the end, after the data, the features HEADER_HOSTNAME (3) and
- * HEADER_OSRELEASE (4), as perf record writes them: `ksymtap inject` refuses
- * a record file from another host or kernel by them; with an archive, its
+ * At the end, after the data, the features HEADER_HOSTNAME (3),
+ * HEADER_OSRELEASE (4) and HEADER_ARCH (6), as perf record writes them:
+ * `ksymtap inject` refuses a record file from another host or kernel by
+ * them, `ksymtap disasm` decodes the code for that arch; with an archive, its
  * HEADER_BPF_PROG_INFO (25) and HEADER_BPF_BTF (26).  Sections in feature
  * order, each's offset and size in the table before them (perf's
  * perf_header__adds_write()).  A failure leaves the file as it was (data,
@@ -452,18 +485,18 @@ static int write_features(struct kt_perf_data *pd)
 {
 	const struct kt_archive *a = pd->archive;
 	bool code = a && a->progs.n;
-	int nsec = code ? 4 : 2, i = 0;
-	struct pd_section sec[4];
+	int nsec = code ? 5 : 3, i = 0;
+	struct pd_section sec[5];
 	struct pd_file_header h;
 	struct utsname u;
-	__u64 end = pd->data_offset + pd->data_size, features = 1ULL << 3 | 1ULL << 4;
+	__u64 end = pd->data_offset + pd->data_size, features = 1ULL << 3 | 1ULL << 4 | 1ULL << 6;
 	size_t n = nsec * sizeof(sec[0]), cap;
 	unsigned char *buf;
 	ssize_t w;
 
 	if (pd->pipe || uname(&u))
 		return 0;
-	cap = n + 2 * (4 + sizeof(u.release) + 64);
+	cap = n + 3 * (4 + sizeof(u.release) + 64);
 	if (code)
 		cap += kt_archive_feat_prog_info(a, NULL) + kt_archive_feat_btf(a, NULL);
 	buf = malloc(cap);
@@ -474,6 +507,9 @@ static int write_features(struct kt_perf_data *pd)
 	n += sec[i++].size;
 	sec[i].offset = end + n;
 	sec[i].size = feat_string(buf + n, u.release);
+	n += sec[i++].size;
+	sec[i].offset = end + n;
+	sec[i].size = feat_string(buf + n, u.machine);
 	n += sec[i++].size;
 	if (code) {
 		sec[i].offset = end + n;

@@ -151,3 +151,21 @@ int kt_read_file(const char *path, size_t hint, char **out, size_t *size)
 	*size = n;
 	return 0;
 }
+
+int kt_copy_fd(int in, int out)
+{
+	char buf[65536];
+	ssize_t n;
+	int err;
+
+	for (;;) {
+		n = read(in, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : 0;
+		err = kt_write_all(out, buf, n);
+		if (err)
+			return err;
+	}
+}

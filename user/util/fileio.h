@@ -18,6 +18,8 @@ ssize_t kt_read_small(const char *path, char *buf, size_t size);
 int kt_read_file(const char *path, size_t hint, char **out, size_t *size);
 /* The same at offset off (pread(2)). */
 int kt_pread_all(int fd, void *data, size_t len, off_t off);
+/* Everything from in until EOF, written to out: 0 or -errno. */
+int kt_copy_fd(int in, int out);
 /* Write data to a temporary file beside path (same file system), give it
  * mode, and rename(2) it over path, so that a reader sees the old file or
  * the new one, never half of one.  The temporary name ends in ".XXXXXX",

@@ -48,6 +48,12 @@ static void test_reuse(void)
 		ASSERT_STREQ(buf, "bpf_prog_c+0xf/0x10 [bpf]", "%pS style");
 		kt_answer_text(buf, sizeof(buf), NULL, 0);
 		ASSERT_STREQ(buf, "[unknown]", "nothing");
+		/* disasm without --at: the last symbol that ever held it. */
+		s = kt_history_find_last(&h, 0x1030);
+		ASSERT_TRUE(s && !strcmp(s->name, "bpf_prog_b"), "0x1030 last held by B");
+		s = kt_history_find_last(&h, 0x1010);
+		ASSERT_TRUE(s && !strcmp(s->name, "bpf_prog_a"), "0x1010 only by A, dead");
+		ASSERT_TRUE(!kt_history_find_last(&h, 0x1060), "0x1060 by none");
 		kt_history_fini(&h);
 		unit_end();
 	}

@@ -124,25 +124,28 @@ static int walk(const unsigned char *p, size_t off, size_t end, __u32 *types, in
 	return n;
 }
 
-/* The feature table at end: {offset, size} of the hostname and the kernel
- * release, each a perf string (u32 len, NUL-padded to it) up to the file's
- * end, as uname(2) gives them. */
+/* The feature table at end: {offset, size} of the hostname, the kernel
+ * release and the machine, each a perf string (u32 len, NUL-padded to it),
+ * one after the other up to the file's end, as uname(2) gives them. */
 static void check_features(const unsigned char *p, size_t n, size_t end)
 {
 	struct utsname u;
 	__u32 len;
 
 	uname(&u);
-	if (!ASSERT_TRUE(end + 32 <= n, "room for the feature table"))
+	if (!ASSERT_TRUE(end + 48 <= n, "room for the feature table"))
 		return;
-	ASSERT_EQ(u64at(p, end), end + 32, "hostname right after the table");
+	ASSERT_EQ(u64at(p, end), end + 48, "hostname right after the table");
 	ASSERT_EQ(u64at(p, end + 16), u64at(p, end) + u64at(p, end + 8),
 		  "osrelease right after the hostname");
-	ASSERT_EQ(u64at(p, end + 16) + u64at(p, end + 24), n, "the features end the file");
-	memcpy(&len, p + end + 32, 4);
+	ASSERT_EQ(u64at(p, end + 32), u64at(p, end + 16) + u64at(p, end + 24),
+		  "arch right after the osrelease");
+	ASSERT_EQ(u64at(p, end + 32) + u64at(p, end + 40), n, "the features end the file");
+	memcpy(&len, p + end + 48, 4);
 	ASSERT_EQ(len % 64, 0, "perf string length: a multiple of 64");
-	ASSERT_STREQ((const char *)p + end + 36, u.nodename, "hostname");
+	ASSERT_STREQ((const char *)p + end + 52, u.nodename, "hostname");
 	ASSERT_STREQ((const char *)p + u64at(p, end + 16) + 4, u.release, "osrelease");
+	ASSERT_STREQ((const char *)p + u64at(p, end + 32) + 4, u.machine, "arch");
 }
 
 static void test_file_layout(void)
@@ -172,8 +175,8 @@ static void test_file_layout(void)
 		ASSERT_EQ(u64at(buf, 32), 144, "attrs.size: one attr");
 		ASSERT_EQ(u64at(buf, 40), 256, "data.offset");
 		ASSERT_EQ(u64at(buf, 56) | u64at(buf, 64), 0, "event_types empty");
-		ASSERT_EQ(u64at(buf, 72), 1ULL << 3 | 1ULL << 4,
-			  "feature bits: HEADER_HOSTNAME, HEADER_OSRELEASE");
+		ASSERT_EQ(u64at(buf, 72), 1ULL << 3 | 1ULL << 4 | 1ULL << 6,
+			  "feature bits: HEADER_HOSTNAME, HEADER_OSRELEASE, HEADER_ARCH");
 		ASSERT_EQ(u64at(buf, 80) | u64at(buf, 88) | u64at(buf, 96), 0, "no other feature");
 		/* The features follow the data: their table, then the strings. */
 		check_features(buf, n, 256 + u64at(buf, 48));
