@@ -5,7 +5,8 @@
 # source lines of bpftool prog dump xlated linum (code_check); its memory
 # and counts are metrics; and it is bounded as the history is: with
 # --history-age 0 an unloaded program's code is dropped (evicted, and
-# disasm -s then finds nothing there).
+# disasm -s then finds nothing there); and by --code-size: with 0, its code
+# goes at once while its symbols stay.
 . "${KT_TOP:-.}/tests/vm/lib.sh" 2>/dev/null # code_check
 . "${KT_TOP:-.}/tests/host/lib.sh"
 set -u
@@ -39,18 +40,30 @@ grep -Eq '^ksymtap_code_bytes [1-9]' "$T/m.prom" || fail "metrics: $(grep code_b
 kill -INT "$SERVE"
 wait "$SERVE" || fail "serve exited $?"
 
+# A daemon with ARGS: the program's code while it lives; after its unload
+# (once the daemon has seen it and trimmed, at its next tick) disasm -s
+# fails with WANT, and an eviction is counted.
+gone_case() { # tag want args...
+	local tag=$1 want=$2 a
+	shift 2
+	start_serve "$T/serve.$tag.err" "$@" --metrics-file "$T/m.$tag.prom" --metrics-interval 0.2
+	hold "$tag"
+	a=$(awk '/^func / {print $2; exit}' "$T/code.$tag")
+	"$KT" disasm -s "$S" "$a" >"$T/$tag.live" 2>"$T/$tag.err" ||
+		fail "$*: disasm -s while it lives: $(cat "$T/$tag.err")"
+	touch "$T/go.$tag"
+	for _ in $(seq 50); do
+		"$KT" disasm -s "$S" "$a" >"$T/$tag.out" 2>"$T/$tag.err" || break
+		sleep 0.2
+	done
+	grep -q "^ksymtap: error: $a$want" "$T/$tag.err" || fail "$*: $(cat "$T/$tag.err")"
+	wait_for "$T/m.$tag.prom" '^ksymtap_code_evicted_total [1-9]' 5 ||
+		fail "$*: no eviction counted: $(grep code_ "$T/m.$tag.prom")"
+	kill -INT "$SERVE"
+	wait "$SERVE" || fail "serve exited $?"
+}
 # --history-age 0: nothing dead is kept, code included.
-start_serve "$T/serve2.err" --history-age 0 --metrics-file "$T/m2.prom" --metrics-interval 0.2
-hold b
-a=$(awk '/^func / {print $2; exit}' "$T/code.b")
-"$KT" disasm -s "$S" "$a" >"$T/b.live" 2>"$T/b.err" || fail "disasm -s while it lives: $(cat "$T/b.err")"
-touch "$T/go.b"
-# Until the daemon has seen the unload and trimmed (its next tick).
-for _ in $(seq 50); do
-	"$KT" disasm -s "$S" "$a" >"$T/b.out" 2>"$T/b.err" || break
-	sleep 0.2
-done
-grep -q "^ksymtap: error: $a: no symbol held it" "$T/b.err" || fail "not evicted: $(cat "$T/b.err")"
-wait_for "$T/m2.prom" '^ksymtap_code_evicted_total [1-9]' 5 ||
-	fail "no eviction counted: $(grep code_ "$T/m2.prom")"
-echo "INFO program $ID: code kept while alive and after, evicted with --history-age 0"
+gone_case b ': no symbol held it' --history-age 0
+# --code-size 0: the code of what is gone goes at once, its symbols stay.
+gone_case c ' .*holds no code for it' --code-size 0
+echo "INFO program $ID: code kept while alive and after, evicted with --history-age 0 and --code-size 0"

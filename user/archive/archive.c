@@ -227,15 +227,23 @@ void kt_archive_life(struct kt_archive *a, __u32 id, __u64 t, bool unload)
 	if (p->unloaded)
 		return;
 	p->unloaded = t ? t : 1;
-	if (!a->dead++ || p->unloaded < a->oldest_unload)
-		a->oldest_unload = p->unloaded;
+	if ((!a->dead && !a->dead_texts) || p->unloaded < a->oldest_death)
+		a->oldest_death = p->unloaded;
+	a->dead++;
 }
 
-static int by_unload(const void *x, const void *y)
-{
-	const struct kt_bpil *a = *(struct kt_bpil *const *)x, *b = *(struct kt_bpil *const *)y;
+/* A dead thing the archive keeps: a program, or another code's bytes. */
+struct dead {
+	__u64 death;
+	struct kt_bpil *prog; /* or */
+	size_t text; /* index into a->text */
+};
 
-	return a->unloaded < b->unloaded ? -1 : a->unloaded > b->unloaded;
+static int by_death(const void *x, const void *y)
+{
+	const struct dead *a = x, *b = y;
+
+	return a->death < b->death ? -1 : a->death > b->death;
 }
 
 static void drop_prog(struct kt_archive *a, struct kt_bpil *p)
@@ -279,30 +287,80 @@ static void drop_btfs(struct kt_archive *a)
 	}
 }
 
-void kt_archive_trim(struct kt_archive *a, size_t max_dead, __u64 min_death)
+/* Texts marked dropped (bytes NULL) out of the array, in order. */
+static void compact_texts(struct kt_archive *a)
 {
-	struct kt_bpil **dead;
+	size_t i, n = 0;
+
+	for (i = 0; i < a->ntext; i++)
+		if (a->text[i].bytes)
+			a->text[n++] = a->text[i];
+	a->ntext = n;
+}
+
+static void drop_text(struct kt_archive *a, size_t i)
+{
+	a->bytes -= a->text[i].len;
+	free(a->text[i].bytes);
+	a->text[i].bytes = NULL;
+	a->dead_texts--;
+	a->evicted++;
+}
+
+/* Over 60 lines: gather, order and drop by the three bounds, then tidy. */
+void kt_archive_trim(struct kt_archive *a, size_t max_dead, __u64 min_death, size_t max_bytes)
+{
+	size_t b, i, n = 0, k = 0, ndead = a->dead + a->dead_texts;
 	struct kt_hnode *pos;
-	size_t b, n = 0, k = 0;
+	struct dead *d;
+	__u64 oldest = 0;
 
 	/* Most calls: nothing to drop, known without a walk. */
-	if (a->dead <= max_dead && (!a->dead || a->oldest_unload >= min_death))
+	if (ndead <= max_dead && (!ndead || a->oldest_death >= min_death) && a->bytes <= max_bytes)
 		return;
-	dead = malloc(a->dead * sizeof(*dead));
-	if (!dead)
+	if (!ndead)
+		return;
+	d = malloc(ndead * sizeof(*d));
+	if (!d)
 		return;
 	kt_htab_for_each(&a->progs, b, pos)
 	{
 		struct kt_bpil *p = container_of(pos, struct kt_bpil, node);
 
-		if (p->unloaded && n < a->dead)
-			dead[n++] = p;
+		if (p->unloaded && n < ndead)
+			d[n++] = (struct dead){ .death = p->unloaded, .prog = p };
 	}
-	qsort(dead, n, sizeof(*dead), by_unload);
-	while (k < n && (n - k > max_dead || dead[k]->unloaded < min_death))
-		drop_prog(a, dead[k++]);
-	a->oldest_unload = k < n ? dead[k]->unloaded : 0;
-	free(dead);
-	if (k)
+	for (i = 0; i < a->ntext && n < ndead; i++)
+		if (a->text[i].death)
+			d[n++] = (struct dead){ .death = a->text[i].death, .text = i };
+	qsort(d, n, sizeof(*d), by_death);
+	while (k < n && (n - k > max_dead || d[k].death < min_death || a->bytes > max_bytes)) {
+		if (d[k].prog)
+			drop_prog(a, d[k].prog);
+		else
+			drop_text(a, d[k].text);
+		k++;
+	}
+	if (k < n)
+		oldest = d[k].death;
+	a->oldest_death = oldest;
+	free(d);
+	if (k) {
+		compact_texts(a);
 		drop_btfs(a);
+	}
+}
+
+void kt_archive_text_died(struct kt_archive *a, __u64 addr, __u64 t)
+{
+	size_t i;
+
+	for (i = a->ntext; i-- > 0;)
+		if (a->text[i].addr == addr && !a->text[i].death) {
+			a->text[i].death = t ? t : 1;
+			if ((!a->dead && !a->dead_texts) || a->text[i].death < a->oldest_death)
+				a->oldest_death = a->text[i].death;
+			a->dead_texts++;
+			return;
+		}
 }

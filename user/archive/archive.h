@@ -14,6 +14,7 @@
 #include <linux/types.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include "ksymtap.h"
 #include "archive/kcore.h"
 #include "util/htab.h"
 
@@ -42,6 +43,7 @@ struct kt_btf_blob {
 /* Code without a bpf_prog_info, as it was when it registered. */
 struct kt_text {
 	__u64 addr, time;
+	__u64 death; /* its symbol's unregister (serve); 0: alive, or not known */
 	__u32 len;
 	unsigned char *bytes;
 };
@@ -62,7 +64,8 @@ struct kt_archive {
 	struct kt_text *text; /* read back (kt_archive_add_text), in file order */
 	size_t ntext, cap_text;
 	size_t dead; /* programs with an unload time */
-	__u64 oldest_unload; /* of them, the earliest (0: none) */
+	size_t dead_texts; /* texts with a death */
+	__u64 oldest_death; /* of both, the earliest (0: none) */
 	unsigned long long evicted; /* dropped by kt_archive_trim() */
 };
 
@@ -79,15 +82,22 @@ int kt_archive_add_prog(struct kt_archive *a, __u32 id);
  * first call; counted in texts or texts_failed).  0 or -errno. */
 int kt_archive_read_text(struct kt_archive *a, __u64 addr, __u32 len, unsigned char *buf);
 /* Hold a copy of code read back (a TEXT_POKE record): 0 or -ENOMEM. */
-int kt_archive_add_text(struct kt_archive *a, __u64 addr, __u64 time, const void *bytes,
-			__u32 len);
+int kt_archive_add_text(struct kt_archive *a, __u64 addr, __u64 time, const void *bytes, __u32 len);
 /* A program's PROG_LOAD (unload false) or PROG_UNLOAD at time t, if held. */
 void kt_archive_life(struct kt_archive *a, __u32 id, __u64 t, bool unload);
-/* Drop unloaded programs, those unloaded first, while more than max_dead
- * are kept or while the oldest was unloaded before min_death (serve's
- * --history and --history-age), and the BTF objects no program kept needs.
- * Loaded ones always stay. */
-void kt_archive_trim(struct kt_archive *a, size_t max_dead, __u64 min_death);
+/* Drop unloaded programs and dead code's bytes, those gone first, while
+ * more than max_dead are kept, the oldest went before min_death (serve's
+ * --history and --history-age) or the archive holds more than max_bytes
+ * (--code-size), and the BTF objects no program kept needs.  Loaded
+ * programs and live code always stay. */
+void kt_archive_trim(struct kt_archive *a, size_t max_dead, __u64 min_death, size_t max_bytes);
+/* The code whose bytes are held at addr (kt_archive_add_text) died at t. */
+void kt_archive_text_died(struct kt_archive *a, __u64 addr, __u64 t);
+/* Code whose bytes are read from /proc/kcore: not a program's. */
+static inline bool kt_archive_is_text(unsigned int source)
+{
+	return source == KT_SRC_BPF_IMAGE || source == KT_SRC_FTRACE || source == KT_SRC_KPROBE;
+}
 const struct kt_bpil *kt_archive_prog(const struct kt_archive *a, __u32 id);
 /* The two features' bodies, as perf's write_bpf_prog_info() and
  * write_bpf_btf() write them: u32 count, then each.  Returns the size, or

@@ -161,8 +161,7 @@ int kt_archive_copy_prog(struct kt_archive *dst, const struct kt_archive *src, _
 	return 0;
 }
 
-int kt_archive_add_text(struct kt_archive *a, __u64 addr, __u64 time, const void *bytes,
-			__u32 len)
+int kt_archive_add_text(struct kt_archive *a, __u64 addr, __u64 time, const void *bytes, __u32 len)
 {
 	struct kt_text *t;
 
@@ -175,6 +174,7 @@ int kt_archive_add_text(struct kt_archive *a, __u64 addr, __u64 time, const void
 	memcpy(t->bytes, bytes, len);
 	t->addr = addr;
 	t->time = time;
+	t->death = 0;
 	t->len = len;
 	a->bytes += len;
 	a->ntext++;

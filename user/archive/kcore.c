@@ -48,7 +48,8 @@ int kt_kcore_read(const struct kt_kcore *k, __u64 addr, void *buf, size_t len)
 	for (i = 0; i < k->nsegs; i++) {
 		const struct kt_kcore_seg *s = &k->segs[i];
 
-		if (addr >= s->vaddr && addr - s->vaddr <= s->size && len <= s->size - (addr - s->vaddr))
+		if (addr >= s->vaddr && addr - s->vaddr <= s->size &&
+		    len <= s->size - (addr - s->vaddr))
 			return kt_pread_all(k->fd, buf, len, s->offset + (addr - s->vaddr));
 	}
 	return -ERANGE;

@@ -47,7 +47,7 @@ static const char disasm_help[] =
 	"saw and could still read (record says how many it missed); and in a record\n"
 	"file, the bytes of BPF trampolines, dispatchers, struct_ops images, ftrace\n"
 	"trampolines and kprobe pages as they were when they registered (from\n"
-	"/proc/kcore), without source lines.  A daemon keeps the programs' code only.\n"
+	"/proc/kcore), without source lines; a daemon keeps the same.\n"
 	"\n"
 	"Options:\n";
 

@@ -51,7 +51,7 @@ static const char record_help[] =
 	"and time, 'ksymtap inject' adds what perf's own file lacks.  A program gone\n"
 	"before it could be read keeps its symbols only (counted at exit).  The\n"
 	"bytes of trampolines, dispatchers, ftrace trampolines and kprobe pages are\n"
-	"read from /proc/kcore as they register, and follow each as a\n"
+	"read from /proc/kcore 100 ms after they register, and follow each as a\n"
 	"PERF_RECORD_TEXT_POKE.  The code is held in memory until the end (about\n"
 	"2 KiB per program): --no-code turns all of it off.\n"
 	"\n"
@@ -174,8 +174,10 @@ static int record_open(struct rec_out *o)
 			close(o->fd);
 		return KT_EXIT_FAIL;
 	}
-	if (!o->pipe && !o->no_code)
+	if (!o->pipe && !o->no_code) {
 		o->pd.archive = &o->code;
+		o->pd.texts = true;
+	}
 	return KT_EXIT_OK;
 }
 

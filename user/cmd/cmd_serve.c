@@ -33,9 +33,10 @@ static const char serve_help[] =
 	"Clients may also ask what held an address at a time (mode=query): the daemon\n"
 	"keeps every symbol's birth and death, bounded by --history and --history-age;\n"
 	"'ksymtap resolve/kallsyms/symbolize -s PATH' are such clients.  It also keeps\n"
-	"each BPF program's code (bpf_prog_info and BTF, read as it loads) as long as\n"
-	"the history keeps the program, for 'ksymtap disasm -s PATH' (mode=code;\n"
-	"--no-code: none).\n"
+	"each BPF program's code (bpf_prog_info and BTF, read as it loads) and the\n"
+	"bytes of trampolines and other code (from /proc/kcore) as long as the\n"
+	"history keeps them, within --code-size, for 'ksymtap disasm -s PATH'\n"
+	"(mode=code; --no-code: none).\n"
 	"\n"
 	"A client that does not keep up never slows the others or the kernel side: its\n"
 	"queue is bounded; on overflow it is sent a LOST record with the count and then\n"
@@ -199,6 +200,13 @@ static int serve_opt(void *ctx, int opt, const char *arg)
 		return 1;
 	case OPT_NO_CODE:
 		cfg->so.no_code = true;
+		return 1;
+	case OPT_CODE_SIZE:
+		if (kt_parse_size(arg, &v) || v > (1ULL << 40)) {
+			kt_err("--code-size: '%s' is not a size (up to 1T)", arg);
+			return -1;
+		}
+		cfg->so.code_max = v;
 		return 1;
 	case OPT_METRICS_FILE:
 		cfg->metrics_file = arg;
@@ -489,7 +497,8 @@ int cmd_serve(int argc, char **argv)
 			.queue = 4 << 20,
 			.max_clients = 64,
 			.history_max = 100000,
-			.history_age = 3600ULL * 1000000000ULL },
+			.history_age = 3600ULL * 1000000000ULL,
+			.code_max = 64 << 20 },
 		.metrics_interval = 5,
 	};
 	const struct kt_cmd cmd = {

@@ -123,8 +123,12 @@ const struct kt_optdef kt_opts_serve[] = {
 	       "how long a dead symbol is kept for queries (default 3600); live ones are always "
 	       "kept"),
 	KT_OPT(OPT_NO_CODE, "no-code", NULL,
-	       "keep no code of the programs (by default each one's bpf_prog_info and BTF, read "
-	       "as it loads, are kept as long as the history keeps it, for 'ksymtap disasm -s')"),
+	       "keep no code (by default each program's bpf_prog_info and BTF, read as it loads, "
+	       "and the bytes of trampolines and other code, read from /proc/kcore as they "
+	       "register, are kept as long as the history keeps them, for 'ksymtap disasm -s')"),
+	KT_OPT(OPT_CODE_SIZE, "code-size", "SIZE",
+	       "most bytes of code kept for gone programs and code (default 64M; what lives is "
+	       "always kept): the oldest goes first"),
 	KT_OPT(OPT_METRICS_FILE, "metrics-file", "FILE",
 	       "Prometheus text file, rewritten atomically"),
 	KT_OPT(OPT_METRICS_INTERVAL, "metrics-interval", "SEC", "how often (default 5)"),

@@ -11,7 +11,8 @@ enum {
 	OPT_GRACE = OPT_CMD_FIRST_FREE, /* compare */
 	OPT_FORCE, /* inject */
 	OPT_SNAPSHOT, /* tail */
-	OPT_NO_CODE, /* record */
+	OPT_NO_CODE, /* record, serve */
+	OPT_CODE_SIZE, /* serve */
 	OPT_SOCKET_MODE, /* serve, to the end */
 	OPT_SOCKET_GROUP,
 	OPT_CLIENT_QUEUE,

@@ -30,6 +30,7 @@ enum {
 	V_HIST_BYTES,
 	V_HIST_EVICTED,
 	V_CODE_PROGS,
+	V_CODE_TEXTS,
 	V_CODE_BYTES,
 	V_CODE_EVICTED,
 	V_CODE_ANSWERS,
@@ -276,14 +277,19 @@ static const struct family {
 	    "Programs whose code (bpf_prog_info, BTF) is kept for mode=code, as long as the history "
 	    "keeps them.",
 	    V_CODE_PROGS, SERVING),
+	ONE("ksymtap_code_texts", "gauge",
+	    "Trampolines and other code whose bytes (from /proc/kcore) are kept for mode=code.",
+	    V_CODE_TEXTS, SERVING),
 	ONE("ksymtap_code_bytes", "gauge",
-	    "Memory the kept code holds (bpf_prog_info arrays, BTF).", V_CODE_BYTES, SERVING),
+	    "Memory the kept code holds (bpf_prog_info arrays, BTF, other code's bytes; bounded "
+	    "by --code-size for what is gone).",
+	    V_CODE_BYTES, SERVING),
 	MANY("ksymtap_code_unread_total", "counter",
 	     "Programs whose code could not be read: gone before it was, or another failure.",
 	     code_unread, SERVING),
 	ONE("ksymtap_code_evicted_total", "counter",
-	    "Unloaded programs whose code was dropped (--history, --history-age).", V_CODE_EVICTED,
-	    SERVING),
+	    "Gone programs and code whose code was dropped (--history, --history-age, --code-size).",
+	    V_CODE_EVICTED, SERVING),
 	ONE("ksymtap_code_answers_total", "counter", "mode=code requests answered.", V_CODE_ANSWERS,
 	    SERVING),
 	ONE("ksymtap_queries_total", "counter", "Query requests answered.", V_QUERIES, SERVING),
@@ -364,6 +370,7 @@ static void gather(struct view *w, const struct kt_metrics *m)
 	w->v[V_HIST_BYTES] = s->hist_bytes;
 	w->v[V_HIST_EVICTED] = s->hist_evicted;
 	w->v[V_CODE_PROGS] = s->code_progs;
+	w->v[V_CODE_TEXTS] = s->code_texts;
 	w->v[V_CODE_BYTES] = s->code_bytes;
 	w->v[V_CODE_EVICTED] = s->code_evicted;
 	w->v[V_CODE_ANSWERS] = s->code_answers;

@@ -24,8 +24,9 @@ void kt_server_tick(struct kt_server *s)
 	s->wall_off = wall_offset(s);
 	kt_history_trim(&s->hist, s->o.history_max,
 			perf > s->o.history_age ? perf - s->o.history_age : 0);
+	read_texts_due(s, false);
 	kt_archive_trim(&s->code, s->o.history_max,
-			perf > s->o.history_age ? perf - s->o.history_age : 0);
+			perf > s->o.history_age ? perf - s->o.history_age : 0, s->o.code_max);
 	for (i = 0; i < s->nc; i++)
 		if (s->c[i]->state == C_HELLO && now >= s->c[i]->deadline)
 			hello_deadline(s, s->c[i]);
@@ -46,6 +47,8 @@ __u64 kt_server_wake_ns(const struct kt_server *s)
 	expiry = (__s64)(death + s->o.history_age) - s->clock_off;
 	if (death && expiry > 0)
 		wake = kt_wake_min(wake, (__u64)expiry);
+	if (s->ntdue)
+		wake = kt_wake_min(wake, s->tdue[0].due);
 	return wake;
 }
 
@@ -102,6 +105,7 @@ void kt_server_free(struct kt_server *s)
 	kt_server_stop_accepting(s);
 	kt_history_fini(&s->hist);
 	kt_archive_free(&s->code);
+	free(s->tdue);
 	free(s->c);
 	free(s);
 }
@@ -114,6 +118,7 @@ void kt_server_get_stats(const struct kt_server *s, struct kt_serve_stats *st)
 	st->hist_bytes = s->hist.bytes;
 	st->hist_evicted = s->hist.evicted;
 	st->code_progs = s->code.progs.n;
+	st->code_texts = s->code.ntext;
 	st->code_bytes = s->code.bytes;
 	st->code_gone = s->code.gone;
 	st->code_failed = s->code.failed;

@@ -24,6 +24,7 @@ struct kt_serve_opts {
 	size_t history_max; /* dead symbols kept for queries */
 	__u64 history_age; /* ns a dead symbol is kept for queries */
 	bool no_code; /* --no-code: no code archive */
+	size_t code_max; /* --code-size: bytes of code kept at most (live code aside) */
 };
 
 /* Why clients went away (metrics' reason label). */
@@ -60,7 +61,7 @@ struct kt_serve_stats {
 	unsigned long long hist_evicted;
 	unsigned long long queries, query_errors;
 	/* The programs' code kept for mode=code (archive/archive.h). */
-	size_t code_progs, code_bytes;
+	size_t code_progs, code_texts, code_bytes;
 	unsigned long long code_gone, code_failed, code_evicted, code_answers;
 };
 

@@ -3,7 +3,8 @@
  * mode=code (docs/serve.md): the code that held an address at a time,
  * answered as a small 'ksymtap record' file (the program's KSYMBOL and
  * BPF_EVENT records as the history has them, its HEADER_BPF_PROG_INFO and
- * HEADER_BPF_BTF, HEADER_ARCH), so that `ksymtap disasm -s` reads it exactly
+ * HEADER_BPF_BTF, HEADER_ARCH; for other code its KSYMBOLs and the
+ * TEXT_POKE of its bytes), so that `ksymtap disasm -s` reads it exactly
  * as it reads a file, and so can perf.
  */
 #include <errno.h>
@@ -60,8 +61,16 @@ static int put_records(struct kt_server *s, struct kt_perf_data *pd, const struc
 
 	if (!hit->sym)
 		return 0;
-	if (!hit->prog)
-		return put_sym(pd, hit->sym);
+	if (!hit->prog) {
+		err = put_sym(pd, hit->sym);
+		if (!err && hit->text) {
+			struct kt_record r = { .type = KT_RECORD_KSYMBOL, .addr = hit->text->addr };
+
+			r.time = hit->text->time;
+			err = kt_perf_data_text(pd, &r, hit->text->bytes, hit->text->len);
+		}
+		return err;
+	}
 	for (i = 0; !err && i < hit->v.nfuncs; i++) {
 		kt_bpil_func(&hit->v, i, &addr, &len, NULL);
 		h = kt_history_find(&s->hist, addr, hit->when);

@@ -2,8 +2,62 @@
 /* The sink that hands each record to every live client, encoded once per
  * format. */
 #include <stdio.h>
+#include <stdlib.h>
+#include "util/base.h"
+#include "util/clock.h"
 #include "util/log.h"
 #include "serve/server.h"
+
+/* The delay before the bytes of code without a bpf_prog_info are read:
+ * the kernel registers such code before it writes it (a BPF trampoline's
+ * ksym is added in bpf_tramp_image_alloc(), its code written after), so a
+ * read at once can find the fill (arm64 guests showed BRK), as record's
+ * reorder window avoids. */
+#define TEXT_DELAY_NS (100ULL * 1000 * 1000)
+
+/* Code without a bpf_prog_info: its bytes to be read TEXT_DELAY_NS after it
+ * registers; its death as it unregisters (not read at all if that comes
+ * first: its bytes would be whatever took its place). */
+static void keep_text(struct kt_server *s, const struct kt_record *r)
+{
+	size_t i;
+
+	if (r->flags & KT_KSYM_FLAG_UNREGISTER) {
+		/* Only what registered before it: the unregister of code an
+		 * address held before can arrive after the next one's register
+		 * (another CPU). */
+		for (i = 0; i < s->ntdue; i++)
+			if (s->tdue[i].addr == r->addr && s->tdue[i].time <= r->time)
+				s->tdue[i].len = 0;
+		kt_archive_text_died(&s->code, r->addr, r->time);
+		return;
+	}
+	if (!r->len || r->len > KT_ARCHIVE_TEXT_MAX || KT_GROW(s->tdue, s->cap_tdue, s->ntdue + 1))
+		return;
+	s->tdue[s->ntdue++] = (struct text_due){ .addr = r->addr,
+						 .time = r->time,
+						 .due = kt_monotonic_ns() + TEXT_DELAY_NS,
+						 .len = r->len };
+}
+
+void read_texts_due(struct kt_server *s, bool all)
+{
+	__u64 now = kt_monotonic_ns();
+	unsigned char *bytes;
+	size_t i = 0, k;
+
+	while (i < s->ntdue && (all || s->tdue[i].due <= now)) {
+		const struct text_due *t = &s->tdue[i++];
+
+		bytes = t->len ? malloc(t->len) : NULL;
+		if (bytes && !kt_archive_read_text(&s->code, t->addr, t->len, bytes))
+			kt_archive_add_text(&s->code, t->addr, t->time, bytes, t->len);
+		free(bytes);
+	}
+	for (k = i; k < s->ntdue; k++)
+		s->tdue[k - i] = s->tdue[k];
+	s->ntdue -= i;
+}
 
 static int sink_record(struct kt_sink *sink, const struct kt_record *r)
 {
@@ -25,6 +79,8 @@ static int sink_record(struct kt_sink *sink, const struct kt_record *r)
 			kt_archive_add_prog(&s->code, r->prog_id);
 		kt_archive_life(&s->code, r->prog_id, r->time, unload);
 	}
+	if (r->type == KT_RECORD_KSYMBOL && !s->o.no_code && kt_archive_is_text(r->source))
+		keep_text(s, r);
 	s->enclen[0] = s->enclen[1] = s->enclen[2] = -1;
 	for (i = 0; i < s->nc; i++) {
 		c = s->c[i];

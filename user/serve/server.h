@@ -69,6 +69,13 @@ struct kt_server {
 	struct kt_history hist;
 	bool hist_warned;
 	struct kt_archive code; /* the programs' code, as the history bounds it */
+	/* Code without a bpf_prog_info whose bytes are read a little after it
+	 * registers (serve_fanout.c says why), oldest first. */
+	struct text_due {
+		__u64 addr, time, due; /* due: CLOCK_MONOTONIC ns */
+		__u32 len;
+	} * tdue;
+	size_t ntdue, cap_tdue;
 	/* One record, encoded once per format however many clients want it. */
 	char enc[KT_FMT_MAX][KT_ENCODE_MAX];
 	ssize_t enclen[KT_FMT_MAX];
@@ -94,6 +101,8 @@ void hello_deadline(struct kt_server *s, struct client *c);
 /* mode=code: the record file of the code that held c's addr= at its at=,
  * queued for c. */
 void queue_code(struct kt_server *s, struct client *c);
+/* Read the bytes of the code whose time has come (all: every one). */
+void read_texts_due(struct kt_server *s, bool all);
 /* The fan-out sink's callbacks into s->sink. */
 void fanout_init(struct kt_server *s);
 /* The loop's callbacks: a client's fd, the listening socket. */

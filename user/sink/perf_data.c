@@ -201,6 +201,38 @@ static int put_rounds(struct kt_perf_data *pd)
 	return err ? err : put(pd, &h, sizeof(h));
 }
 
+/* A TEXT_POKE whose bytes are still to be read (push_text): old_len, which
+ * ours always have 0, says so until then. */
+#define PD_TEXT_PENDING 0xffff
+/* ... or that its code went before they could be: it is left out. */
+#define PD_TEXT_GONE 0xfffe
+
+/* A pending TEXT_POKE as it leaves: its bytes read now, or 1 to leave it
+ * out (counted in the archive's texts_failed) when they cannot be. */
+static int fill_text(struct kt_perf_data *pd, const struct kt_reorder_ent *e)
+{
+	struct perf_event_header h;
+	__u16 old_len, new_len;
+	__u64 addr;
+
+	if (e->len < 20)
+		return 0;
+	memcpy(&h, e->data, sizeof(h));
+	memcpy(&old_len, e->data + 16, 2);
+	if (h.type != PERF_RECORD_TEXT_POKE ||
+	    (old_len != PD_TEXT_PENDING && old_len != PD_TEXT_GONE))
+		return 0;
+	if (old_len == PD_TEXT_GONE) {
+		pd->archive->texts_failed++;
+		return 1;
+	}
+	memcpy(&addr, e->data + 8, 8);
+	memcpy(&new_len, e->data + 18, 2);
+	old_len = 0;
+	memcpy(e->data + 16, &old_len, 2);
+	return kt_archive_read_text(pd->archive, addr, new_len, e->data + 20) ? 1 : 0;
+}
+
 int kt_perf_data_flush(struct kt_perf_data *pd, bool all)
 {
 	const struct kt_reorder_ent *e;
@@ -211,6 +243,10 @@ int kt_perf_data_flush(struct kt_perf_data *pd, bool all)
 	if (pd->err)
 		return pd->err;
 	while ((e = kt_reorder_peek(&pd->q, now, all))) {
+		if (fill_text(pd, e)) {
+			kt_reorder_pop(&pd->q);
+			continue;
+		}
 		err = put(pd, e->data, e->len);
 		if (err)
 			return pd->err = err;
@@ -294,33 +330,79 @@ static int maybe_comm(struct kt_perf_data *pd, const struct kt_record *r)
 	return 0;
 }
 
-/* Code without a bpf_prog_info (trampolines, dispatchers, struct_ops,
- * ftrace trampolines, kprobe pages): its bytes from /proc/kcore as they are
- * when its register passes (the kernel writes them right after the
- * register, in the same call), as a PERF_RECORD_TEXT_POKE behind it.  One
- * that cannot be read is counted (archive's texts_failed); the symbol is
- * written either way. */
-static int push_text(struct kt_perf_data *pd, const struct kt_record *r, __u64 time)
+int kt_perf_data_text(struct kt_perf_data *pd, const struct kt_record *r, const void *bytes,
+		      __u32 len)
 {
-	unsigned char *bytes, *rec;
-	ssize_t n = 0;
-	int err = 0;
+	__u64 time = r->rflags & KT_RF_SNAPSHOT ? 0 : r->time;
+	unsigned char *rec = malloc(len + 64);
+	ssize_t n;
+	int err;
 
-	if (!pd->archive || r->type != KT_RECORD_KSYMBOL || r->flags & KT_KSYM_FLAG_UNREGISTER ||
-	    (r->source != KT_SRC_BPF_IMAGE && r->source != KT_SRC_FTRACE &&
-	     r->source != KT_SRC_KPROBE) ||
-	    !r->len)
-		return 0;
-	bytes = malloc(r->len);
-	rec = malloc(r->len + 64);
-	if (!bytes || !rec)
-		err = -ENOMEM;
-	if (!err && !kt_archive_read_text(pd->archive, r->addr, r->len, bytes))
-		n = kt_encode_perf_text_poke(r, bytes, r->len, rec, r->len + 64);
-	if (!err && n > 0)
-		err = kt_reorder_push(&pd->q, time, pd->now(), rec, n);
-	free(bytes);
+	if (!rec)
+		return -ENOMEM;
+	n = kt_encode_perf_text_poke(r, bytes, len, rec, len + 64);
+	err = n < 0 ? (int)n : kt_reorder_push(&pd->q, time, pd->now(), rec, n);
 	free(rec);
+	return err;
+}
+
+/* Code unregistered before its held TEXT_POKE was filled: its bytes would
+ * be whatever took its place (a trampoline that lived less than the
+ * reorder window). */
+static void text_gone(struct kt_perf_data *pd, __u64 addr, __u64 time)
+{
+	__u16 old_len, gone = PD_TEXT_GONE;
+	struct perf_event_header h;
+	__u64 a;
+	size_t i;
+
+	for (i = pd->q.head; i < pd->q.head + pd->q.n; i++) {
+		unsigned char *d = pd->q.ents[i].data;
+
+		if (pd->q.ents[i].len < 20)
+			continue;
+		memcpy(&h, d, sizeof(h));
+		memcpy(&a, d + 8, 8);
+		memcpy(&old_len, d + 16, 2);
+		/* Only what registered before it (an older code's unregister
+		 * can come after the next one's register, from another CPU). */
+		if (h.type == PERF_RECORD_TEXT_POKE && a == addr && old_len == PD_TEXT_PENDING &&
+		    pd->q.ents[i].time <= time)
+			memcpy(d + 16, &gone, 2);
+	}
+}
+
+/* Code without a bpf_prog_info (trampolines, dispatchers, struct_ops,
+ * ftrace trampolines, kprobe pages): a PERF_RECORD_TEXT_POKE behind its
+ * register, its bytes read from /proc/kcore when it leaves the reorder
+ * queue (fill_text): the kernel registers such code before it writes it
+ * (bpf_tramp_image_alloc() adds the ksym, arch_prepare_bpf_trampoline()
+ * writes after; arm64 guests showed the BRK fill when read at once). */
+static int push_text(struct kt_perf_data *pd, const struct kt_record *r)
+{
+	__u64 time = r->rflags & KT_RF_SNAPSHOT ? 0 : r->time;
+	__u16 pending = PD_TEXT_PENDING;
+	unsigned char *rec, *zeros;
+	ssize_t n;
+	int err;
+
+	if (!pd->archive || !pd->texts || r->type != KT_RECORD_KSYMBOL ||
+	    !kt_archive_is_text(r->source) || !r->len || r->len > KT_ARCHIVE_TEXT_MAX)
+		return 0;
+	if (r->flags & KT_KSYM_FLAG_UNREGISTER) {
+		text_gone(pd, r->addr, time);
+		return 0;
+	}
+	rec = malloc(r->len + 64);
+	zeros = calloc(1, r->len);
+	err = rec && zeros ? 0 : -ENOMEM;
+	n = err ? 0 : kt_encode_perf_text_poke(r, zeros, r->len, rec, r->len + 64);
+	if (n > 0)
+		memcpy(rec + 16, &pending, 2);
+	if (!err)
+		err = n < 0 ? (int)n : kt_reorder_push(&pd->q, time, pd->now(), rec, n);
+	free(rec);
+	free(zeros);
 	return err;
 }
 
@@ -344,7 +426,7 @@ int kt_perf_data_record(struct kt_perf_data *pd, const struct kt_record *r)
 	if (!err)
 		err = kt_reorder_push(&pd->q, time, pd->now(), rec, n);
 	if (!err)
-		err = push_text(pd, r, time);
+		err = push_text(pd, r);
 	if (err)
 		return err;
 	/* A burst bigger than the queue bound goes out now, oldest first. */

@@ -56,6 +56,9 @@ struct kt_perf_data {
 	 * into it, and it goes out as HEADER_BPF_PROG_INFO and HEADER_BPF_BTF at
 	 * close (file format only: the pipe format has no end section). */
 	struct kt_archive *archive;
+	/* With archive: read the bytes of code without a bpf_prog_info from
+	 * /proc/kcore as it registers (record, not serve's answers). */
+	bool texts;
 };
 
 /*
@@ -67,6 +70,11 @@ int kt_perf_data_open(struct kt_perf_data *pd, int fd, bool pipe, const char *wh
 /* Encode r (plus a PERF_RECORD_COMM the first time its task is seen) into the
  * reorder queue; writes out what is due.  -errno on an output error. */
 int kt_perf_data_record(struct kt_perf_data *pd, const struct kt_record *r);
+/* A PERF_RECORD_TEXT_POKE of bytes at r->addr with r's time and trailer
+ * (code without a bpf_prog_info, its bytes as they were; docs/formats.md),
+ * into the reorder queue.  -errno. */
+int kt_perf_data_text(struct kt_perf_data *pd, const struct kt_record *r, const void *bytes,
+		      __u32 len);
 /* Write out what the reorder window lets go (all: everything), then patch the
  * header.  -errno on an output error. */
 int kt_perf_data_flush(struct kt_perf_data *pd, bool all);

@@ -3,6 +3,7 @@
  * serve's history is (archive/archive.h, archive/bpil.h). */
 #include <errno.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "archive/archive.h"
@@ -119,17 +120,41 @@ static void test_trim(void)
 		kt_archive_life(&a, 10, 100, true);
 		kt_archive_life(&a, 11, 50, true);
 		ASSERT_EQ(a.dead, 2, "two unloaded");
-		ASSERT_EQ(a.oldest_unload, 50, "the first unload");
-		kt_archive_trim(&a, 5, 0);
+		ASSERT_EQ(a.oldest_death, 50, "the first unload");
+		kt_archive_trim(&a, 5, 0, SIZE_MAX);
 		ASSERT_EQ(a.progs.n, 3, "within the bounds: all kept");
-		kt_archive_trim(&a, 1, 0);
+		kt_archive_trim(&a, 1, 0, SIZE_MAX);
 		ASSERT_TRUE(!kt_archive_prog(&a, 11) && kt_archive_prog(&a, 10),
 			    "the first unloaded goes");
 		ASSERT_EQ(a.evicted, 1, "counted");
-		kt_archive_trim(&a, 5, 101);
+		kt_archive_trim(&a, 5, 101, SIZE_MAX);
 		ASSERT_TRUE(!kt_archive_prog(&a, 10), "too old goes");
 		ASSERT_TRUE(kt_archive_prog(&a, 12) != NULL, "the loaded one stays");
 		ASSERT_EQ(a.dead, 0, "none unloaded left");
+		kt_archive_free(&a);
+		unit_end();
+	}
+	if (unit_start("archive_trim_texts_and_bytes")) {
+		static const unsigned char code[100];
+
+		kt_archive_read_prog_info(&a, buf, n, why, sizeof(why));
+		kt_archive_add_text(&a, 0x1000, 10, code, sizeof(code));
+		kt_archive_add_text(&a, 0x2000, 20, code, sizeof(code));
+		kt_archive_add_text(&a, 0x3000, 30, code, sizeof(code));
+		kt_archive_text_died(&a, 0x2000, 40);
+		kt_archive_text_died(&a, 0x1000, 60);
+		kt_archive_life(&a, 10, 50, true);
+		ASSERT_EQ(a.dead + a.dead_texts, 3, "three gone");
+		ASSERT_EQ(a.oldest_death, 40, "the first death");
+		kt_archive_trim(&a, 2, 0, SIZE_MAX);
+		ASSERT_TRUE(a.ntext == 2 && a.text[0].addr == 0x1000 && a.text[1].addr == 0x3000,
+			    "the text that died first goes, the others keep their order");
+		kt_archive_trim(&a, 5, 0, a.bytes - 1);
+		ASSERT_TRUE(!kt_archive_prog(&a, 10) && a.ntext == 2,
+			    "over the byte bound: the next dead one (program 10) goes");
+		kt_archive_trim(&a, 5, 0, 0);
+		ASSERT_TRUE(a.ntext == 1 && a.text[0].addr == 0x3000, "down to what lives");
+		ASSERT_EQ(a.progs.n, 2, "the loaded programs stay");
 		kt_archive_free(&a);
 		unit_end();
 	}

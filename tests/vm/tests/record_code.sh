@@ -12,10 +12,15 @@
 # gone: each function's bytes as the kernel's jited_prog_insns had them while
 # it lived (ktcode), its source lines as bpftool prog dump xlated linum; and
 # a BPF trampoline's bytes as /proc/kcore had them while it lived (where
-# there are trampolines: not arm64 before 6.4).
+# there are trampolines: not arm64 before 6.4); and the same from a `ksymtap
+# serve` that ran beside it (disasm -s).
 . /ksymtap/lib.sh
 
 kt_start rec.out record -o k.data -v
+# A daemon beside it keeps the same code (disasm -s, at the end).
+ksymtap serve -s "$PWD/code.sock" 2>serve.err &
+SV=$!
+wait_for serve.err '^ksymtap: ready' 60 || fail "serve: $(cat serve.err)"
 perf_start native.data
 ktload -w go $BIN/subprogs.bpf.o >load.txt &
 LOADER=$!
@@ -46,6 +51,11 @@ if ! no_fentry; then
 	while read -r a; do
 		ktkcore "$a" 4096 >"tramp.$a.hex" || fail "ktkcore $a"
 	done <tramp.addrs
+	# The moment they were read, on perf's clock (printk's is the same
+	# local_clock()): trampoline addresses are reused as hooks come and go.
+	echo kt-tramp-mark >/dev/kmsg
+	tt=$(dmesg | sed -n 's/^\[ *\([0-9.]*\)\] kt-tramp-mark$/\1/p' | tail -n 1)
+	[ -n "$tt" ] || fail "no kt-tramp-mark in dmesg"
 	touch go.tramp
 	wait $TL || fail "ktload fentry failed"
 fi
@@ -81,12 +91,13 @@ t=$(prog_load_time k.data "$id")
 code_check "-i k.data" code.txt xlated.txt "$t" .
 note "disasm at $t: $(grep -c '^func ' code.txt) functions' bytes as the kernel's, $(wc -l <lines.txt) source lines as bpftool's"
 
-# The trampoline, gone: disasm shows the bytes /proc/kcore had, as many as
-# its symbol has (6.12+: its image; before, a page).
+# The trampoline, gone: disasm at the moment the test read /proc/kcore shows
+# the bytes it had, as many as its symbol has (6.12+: its image; before, a
+# page).
 if ! no_fentry; then
 	n=0
 	while read -r a; do
-		ksymtap disasm -i k.data -f json "$a" >"tramp.$a.json" 2>tramp.err ||
+		ksymtap disasm -i k.data --at "$tt" -f json "$a" >"tramp.$a.json" 2>tramp.err ||
 			fail "disasm of trampoline $a: $(cat tramp.err)"
 		len=$(jq .len "tramp.$a.json")
 		[ "$len" -gt 0 ] && [ "$len" -le 4096 ] || fail "trampoline $a: length $len"
@@ -97,10 +108,22 @@ if ! no_fentry; then
 		[ "$got" = "$want" ] || fail "trampoline $a: bytes differ from /proc/kcore's while it lived:
   kcore   $want
   disasm  $got"
+		ksymtap disasm -s "$PWD/code.sock" --at "$tt" -f json "$a" >"tramp.$a.s.json" 2>tramp.err ||
+			fail "disasm -s of trampoline $a: $(cat tramp.err)"
+		got=$(jq -r '.insns[].bytes' "tramp.$a.s.json" | tr -d '\n')
+		[ "$got" = "$want" ] || fail "trampoline $a from the daemon: bytes differ from /proc/kcore's:
+  kcore   $want
+  disasm  $got"
 		n=$((n + 1))
 	done <tramp.addrs
-	note "disasm: $n trampoline(s), bytes as /proc/kcore had them"
+	note "disasm: $n trampoline(s), bytes as /proc/kcore had them, from the file and the daemon"
 fi
+# The program from the daemon too.
+mkdir -p daemon
+code_check "-s $PWD/code.sock" code.txt xlated.txt "$t" "$PWD/daemon"
+note "disasm -s: the program's functions and source lines from the daemon as from the file"
+kill -INT $SV
+wait $SV || fail "serve exited $?: $(cat serve.err)"
 
 # tests/host/data/ARCH-subprogs.data, for the host test disasm.sh (its
 # llvm-objdump check of another arch's code): with KT_CODE_FILE=1 and
