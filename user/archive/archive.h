@@ -61,6 +61,7 @@ struct kt_archive {
 	struct kt_kcore *kcore;
 	int kcore_err; /* why /proc/kcore cannot be read: sticky */
 	unsigned long long texts, texts_failed;
+	unsigned long long texts_gone; /* unregistered before they were read */
 	struct kt_text *text; /* read back (kt_archive_add_text), in file order */
 	size_t ntext, cap_text;
 	size_t dead; /* programs with an unload time */

@@ -213,6 +213,10 @@ static int record_close(struct rec_out *o, int err, int status)
 				o->code.texts_failed,
 				o->code.kcore_err ? strerror(-o->code.kcore_err) :
 						    "outside its segments, or over 64 KiB");
+		if (o->code.texts_gone)
+			kt_warn("%llu trampolines and other images were unregistered before their "
+				"bytes were read (within 100 ms): %s has their symbols only",
+				o->code.texts_gone, o->what);
 		/* Only where the code was written: after an output error the
 		 * one line that says so is the whole report. */
 		if (o->code.gone || o->code.failed)

@@ -36,7 +36,8 @@ ssize_t kt_encode_perf(const struct kt_record *r, void *buf, size_t size);
 ssize_t kt_encode_perf_comm(const struct kt_record *r, void *buf, size_t size);
 /* PERF_RECORD_TEXT_POKE as the kernel writes it (perf_event_text_poke()):
  * addr, old_len 0, new_len len, the bytes, padded to 8, r's trailer: code
- * that appeared at r->addr (perf script --show-text-poke-events). */
+ * that appeared at r->addr (perf script --show-text-poke-events).  bytes
+ * NULL: zeros, to be filled in later. */
 ssize_t kt_encode_perf_text_poke(const struct kt_record *r, const void *bytes, __u16 len,
 				 void *buf, size_t size);
 ssize_t kt_encode(enum kt_format fmt, const struct kt_record *r, void *buf, size_t size);

@@ -109,8 +109,8 @@ ssize_t kt_encode_perf_comm(const struct kt_record *r, void *buf, size_t size)
 	return h.size;
 }
 
-ssize_t kt_encode_perf_text_poke(const struct kt_record *r, const void *bytes, __u16 len,
-				 void *buf, size_t size)
+ssize_t kt_encode_perf_text_poke(const struct kt_record *r, const void *bytes, __u16 len, void *buf,
+				 size_t size)
 {
 	struct perf_event_header h = { .type = PERF_RECORD_TEXT_POKE,
 				       .misc = PERF_RECORD_MISC_KERNEL };
@@ -128,7 +128,8 @@ ssize_t kt_encode_perf_text_poke(const struct kt_record *r, const void *bytes, _
 	memcpy(p + 8, &r->addr, 8);
 	memcpy(p + 16, &zero, 2);
 	memcpy(p + 18, &len, 2);
-	memcpy(p + 20, bytes, len);
+	if (bytes)
+		memcpy(p + 20, bytes, len);
 	put_trailer(p + sizeof(h) + body, r);
 	return h.size;
 }

@@ -57,8 +57,7 @@ static __u64 distance(const struct kt_bpil *p, __u64 birth)
 
 /* The bytes read for symbol s as it registered (their TEXT_POKE has its
  * register's time): the last before t, or the first of its life. */
-static const struct kt_text *find_text(const struct kt_archive *a, const struct kt_hsym *s,
-				       __u64 t)
+static const struct kt_text *find_text(const struct kt_archive *a, const struct kt_hsym *s, __u64 t)
 {
 	const struct kt_text *best = NULL;
 	size_t i;
@@ -168,11 +167,9 @@ int kt_code_walk(const struct kt_archive *a, const char *arch, const struct kt_c
 	err = kt_disasm_open(&d, arch);
 	if (err)
 		return err;
-	if (bb) {
+	/* NULL if it does not parse: the lines are then left out. */
+	if (bb)
 		btf = btf__new(bb->data, bb->size);
-		if (!btf)
-			btf = NULL;
-	}
 	if (hit->text) {
 		/* No line info: the loop below finds none (nlinfo 0). */
 		image = hit->text->bytes;

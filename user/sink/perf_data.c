@@ -208,7 +208,8 @@ static int put_rounds(struct kt_perf_data *pd)
 #define PD_TEXT_GONE 0xfffe
 
 /* A pending TEXT_POKE as it leaves: its bytes read now, or 1 to leave it
- * out (counted in the archive's texts_failed) when they cannot be. */
+ * out when they cannot be (counted in the archive's texts_failed) or the
+ * code went first (texts_gone). */
 static int fill_text(struct kt_perf_data *pd, const struct kt_reorder_ent *e)
 {
 	struct perf_event_header h;
@@ -223,7 +224,7 @@ static int fill_text(struct kt_perf_data *pd, const struct kt_reorder_ent *e)
 	    (old_len != PD_TEXT_PENDING && old_len != PD_TEXT_GONE))
 		return 0;
 	if (old_len == PD_TEXT_GONE) {
-		pd->archive->texts_failed++;
+		pd->archive->texts_gone++;
 		return 1;
 	}
 	memcpy(&addr, e->data + 8, 8);
@@ -382,7 +383,7 @@ static int push_text(struct kt_perf_data *pd, const struct kt_record *r)
 {
 	__u64 time = r->rflags & KT_RF_SNAPSHOT ? 0 : r->time;
 	__u16 pending = PD_TEXT_PENDING;
-	unsigned char *rec, *zeros;
+	unsigned char *rec;
 	ssize_t n;
 	int err;
 
@@ -394,15 +395,13 @@ static int push_text(struct kt_perf_data *pd, const struct kt_record *r)
 		return 0;
 	}
 	rec = malloc(r->len + 64);
-	zeros = calloc(1, r->len);
-	err = rec && zeros ? 0 : -ENOMEM;
-	n = err ? 0 : kt_encode_perf_text_poke(r, zeros, r->len, rec, r->len + 64);
+	if (!rec)
+		return -ENOMEM;
+	n = kt_encode_perf_text_poke(r, NULL, r->len, rec, r->len + 64);
 	if (n > 0)
 		memcpy(rec + 16, &pending, 2);
-	if (!err)
-		err = n < 0 ? (int)n : kt_reorder_push(&pd->q, time, pd->now(), rec, n);
+	err = n < 0 ? (int)n : kt_reorder_push(&pd->q, time, pd->now(), rec, n);
 	free(rec);
-	free(zeros);
 	return err;
 }
 
