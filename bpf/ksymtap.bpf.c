@@ -480,6 +480,8 @@ struct prog_info {
 	u8 tag[KT_TAG_SIZE];
 };
 
+#include "code_copy.bpf.h"
+
 struct prog_ctx {
 	struct bpf_prog **func;
 	const struct kt_owner *owner;
@@ -660,6 +662,7 @@ static __always_inline void prog_unload(struct prog_info *pi, u8 hook, const boo
 			return;
 		pi->id = o->prog_id;
 	}
+	code_copy(pi);
 	emit_prog(pi, KT_BPF_EVENT_PROG_UNLOAD, o, o ? key : 0, hook, legacy);
 	if (o)
 		bpf_map_delete_elem(&owners, &key);

@@ -118,4 +118,74 @@ struct kt_range {
 	__u64 end;
 };
 
+/*
+ * The code of a program user space did not read while it lived (issue 32),
+ * copied by the unload hook from the kernel's own structures while
+ * bpf_prog_kallsyms_del_all() still holds them: a META record, then each
+ * part in chunks, then END; all in the events ring, before the program's
+ * unregister KSYMBOLs.  Not a perf record type: the loader's own, and never
+ * written out as such (user/backend/code_capture.c assembles the parts).
+ */
+#define KT_RECORD_CODE 0x4b43
+
+enum kt_code_part {
+	KT_CODE_META = 0, /* data: struct kt_code_meta */
+	KT_CODE_IMAGE, /* function index's JITed bytes; faddr its address */
+	KT_CODE_TAG, /* function index's tag (8 bytes) */
+	KT_CODE_LINFO, /* aux->linfo: struct bpf_line_info[nr_linfo] */
+	KT_CODE_JLINFO, /* aux->jited_linfo: u64[nr_linfo] */
+	KT_CODE_FINFO, /* aux->func_info: struct bpf_func_info[nr_finfo] */
+	KT_CODE_BTF, /* the program's BTF object as loaded (btf->data) */
+	KT_CODE_END, /* data: none; index: parts that did not fit */
+	KT_CODE_PARTS,
+};
+
+/* A chunk's room in the ring, the smallest of these that holds it (a
+ * reservation's size is a constant to the verifier): with its header, 256
+ * bytes, 1 KiB, 2 KiB or a page. */
+#define KT_CODE_SMALL 192
+#define KT_CODE_MID 960
+#define KT_CODE_LARGE 1984
+#define KT_CODE_CHUNK 4032
+/* Chunks per part at most (252 KiB): a larger part makes the copy incomplete. */
+#define KT_CODE_CHUNKS 64
+
+/* record_type at the offset it has in struct kt_event (the reader tells the
+ * two apart by it). */
+struct kt_code_rec {
+	__u64 key; /* the program's bpf_func: jited_ksyms[0] */
+	__u64 load_time; /* aux->load_time: bpf_prog_info.load_time */
+	__u64 faddr; /* KT_CODE_IMAGE: the function's address */
+	__u32 part; /* enum kt_code_part */
+	__u32 index; /* the function (IMAGE, TAG); END: parts lost */
+	__u32 off; /* of this chunk in its part */
+	__u32 len; /* bytes in data */
+	__u32 total; /* the whole part's size */
+	__u32 pad0;
+	__u32 pad1[3];
+	__u16 record_type; /* KT_RECORD_CODE */
+	__u16 pad2;
+	__u8 data[];
+};
+
+struct kt_code_meta {
+	__u32 prog_type;
+	__u32 nfuncs; /* func_cnt, or 1 */
+	__u32 nr_linfo;
+	__u32 nr_finfo;
+	__u32 btf_id; /* 0: none */
+	__u32 btf_size;
+	__u8 tag[KT_TAG_SIZE];
+	char name[KT_PROG_NAME_LEN];
+};
+
+/* code_stats' slots (per CPU). */
+enum kt_code_stat {
+	KT_CODE_ST_HELD = 0, /* user space had it: nothing copied */
+	KT_CODE_ST_COPIED, /* copied whole */
+	KT_CODE_ST_ROOM, /* not copied: the ring was more than an eighth full */
+	KT_CODE_ST_PARTIAL, /* copied, but a part did not fit */
+	KT_CODE_ST_MAX,
+};
+
 #endif /* KSYMTAP_H */

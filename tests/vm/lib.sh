@@ -367,6 +367,17 @@ prog_load_time() { # perf.data id
 		awk -v id="$2" '/PERF_RECORD_BPF_EVENT type 1,/ && $NF == id { sub(":", "", $4); print $4; exit }'
 }
 
+# Half-way between program ID's PROG_LOAD and PROG_UNLOAD, in seconds with
+# ns: a time well inside a short life, for a reader whose clock another
+# process calibrated (a daemon's is microseconds off, the gap between a
+# program's KSYMBOL and its PROG_LOAD).
+prog_mid_time() { # perf.data id
+	perf script -i "$1" --ns --show-bpf-events 2>/dev/null |
+		awk -v id="$2" '/PERF_RECORD_BPF_EVENT type [12],/ && $NF == id {
+			sub(":", "", $4); t[$0 ~ /type 1,/ ? 1 : 2] = $4 }
+		END { if (t[1] != "" && t[2] != "") printf "%.9f\n", (t[1] + t[2]) / 2 }'
+}
+
 # `ksymtap disasm` against the kernel: each function of the program ktcode
 # described while it lived (code: "func ADDR LEN HEX" lines) has the same
 # address, length and bytes at time T, and the source lines of all its
@@ -381,11 +392,11 @@ code_check() { # src code xlated T dir
 	while read -r _ addr len hex; do
 		# shellcheck disable=SC2086 # SRC is two words
 		"${KT:-ksymtap}" disasm $f ${t:+--at "$t"} -f json "$addr" >"$dir/disasm.$addr.json" \
-			2>"$dir/disasm.err" || fail "disasm $addr at $t: $(cat "$dir/disasm.err")"
+			2>"$dir/disasm.err" || fail "disasm $f $addr at $t: $(cat "$dir/disasm.err")"
 		got=$(jq -r '.start + " " + (.len | tostring)' "$dir/disasm.$addr.json")
-		[ "$got" = "0x$addr $len" ] || fail "disasm $addr: the function is $got, the kernel said 0x$addr $len"
+		[ "$got" = "0x$addr $len" ] || fail "disasm $f $addr: the function is $got, the kernel said 0x$addr $len"
 		got=$(jq -r '.insns[].bytes' "$dir/disasm.$addr.json" | tr -d '\n')
-		[ "$got" = "$hex" ] || fail "disasm $addr: bytes differ from the kernel's jited_prog_insns:
+		[ "$got" = "$hex" ] || fail "disasm $f $addr at $t: bytes differ from the kernel's jited_prog_insns:
   kernel  $hex
   disasm  $got"
 		# shellcheck disable=SC2086

@@ -73,19 +73,103 @@ static int add_btf(struct kt_archive *a, __u32 id)
 	return 0;
 }
 
+/* The BPF side need not copy this program at its unload. */
+static void said_have(struct kt_archive *a, const struct kt_bpil *p, __u64 load_time)
+{
+	struct kt_bpil_view v;
+	__u64 addr;
+	__u32 len, off;
+	char why[64];
+
+	if (!a->stage || kt_bpil_view(p->blob, p->size, &v, why, sizeof(why)) || !v.nfuncs)
+		return;
+	kt_bpil_func(&v, 0, &addr, &len, &off);
+	kt_stage_have(a->stage, addr, load_time);
+}
+
+/* Hold a program's blob under id: 0 or -ENOMEM (blob freed). */
+static int hold(struct kt_archive *a, __u32 id, __u32 btf_id, unsigned char *blob, size_t size)
+{
+	struct kt_bpil *p;
+	int err = a->progs.nb ? 0 : kt_htab_init(&a->progs, 64);
+
+	p = err ? NULL : calloc(1, sizeof(*p));
+	if (!p) {
+		free(blob);
+		return -ENOMEM;
+	}
+	p->node.key = id;
+	p->id = id;
+	p->btf_id = btf_id;
+	p->blob = blob;
+	p->size = size;
+	kt_htab_add(&a->progs, &p->node);
+	a->bytes += size;
+	return 0;
+}
+
+/* The staged copy's BTF, unless held. */
+static void keep_btf(struct kt_archive *a, struct kt_staged *st)
+{
+	struct kt_btf_blob *b;
+
+	if (!st->btf || !st->btf_id || kt_archive_btf(a, st->btf_id) ||
+	    KT_GROW(a->btfs, a->cap_btfs, a->nbtfs + 1))
+		return;
+	b = &a->btfs[a->nbtfs++];
+	b->id = st->btf_id;
+	b->size = st->btf_size;
+	b->data = st->btf;
+	a->bytes += b->size;
+	st->btf = NULL;
+}
+
+void kt_archive_claim(struct kt_archive *a, __u64 seq, __u32 id)
+{
+	struct kt_staged st;
+	size_t i;
+
+	if (!a->stage || !seq || !kt_stage_take(a->stage, seq, &st))
+		return;
+	if (!id) {
+		kt_staged_free(&st);
+		__atomic_fetch_add(&a->stage->unclaimed, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	if (kt_archive_prog(a, id)) {
+		/* Read in time but without its BTF (add_prog()). */
+		if (st.btf_id == kt_archive_prog(a, id)->btf_id)
+			keep_btf(a, &st);
+		kt_staged_free(&st);
+		return;
+	}
+	/* The blob's info.id (head, then info): the BPF side could not know it. */
+	memcpy(st.blob + sizeof(struct kt_bpil_head) + offsetof(struct bpf_prog_info, id), &id,
+	       sizeof(id));
+	if (hold(a, id, st.btf_id, st.blob, st.size)) {
+		st.blob = NULL;
+		kt_staged_free(&st);
+		a->failed++;
+		return;
+	}
+	st.blob = NULL;
+	a->caught++;
+	for (i = 0; i < ARRAY_SIZE(a->late); i++)
+		if (a->late[i].id == id)
+			kt_archive_life(a, id, a->late[i].t, false);
+	keep_btf(a, &st);
+	kt_staged_free(&st);
+}
+
 int kt_archive_add_prog(struct kt_archive *a, __u32 id)
 {
 	struct bpf_prog_info info;
-	struct kt_bpil *p;
 	unsigned char *blob;
 	size_t size;
 	int fd, err;
 
 	if (kt_archive_prog(a, id))
 		return 0;
-	err = a->progs.nb ? 0 : kt_htab_init(&a->progs, 64);
-	if (err)
-		goto out;
 	fd = bpf_prog_get_fd_by_id(id);
 	if (fd < 0) {
 		err = -errno;
@@ -93,29 +177,23 @@ int kt_archive_add_prog(struct kt_archive *a, __u32 id)
 	}
 	err = kt_bpil_read(fd, &blob, &size, &info);
 	close(fd);
-	p = err ? NULL : calloc(1, sizeof(*p));
-	if (!err && !p) {
-		free(blob);
-		err = -ENOMEM;
-	}
+	if (!err)
+		err = hold(a, id, info.btf_id, blob, size);
 	if (err)
 		goto out;
-	p->node.key = id;
-	p->id = id;
-	p->btf_id = info.btf_id;
-	p->blob = blob;
-	p->size = size;
-	kt_htab_add(&a->progs, &p->node);
-	a->bytes += size;
-	/* The program is held without its BTF if that cannot be read: perf
-	 * then names the functions by tag alone. */
-	if (add_btf(a, info.btf_id))
+	/* The program is held without its BTF if that cannot be read (its
+	 * loader may close it first): the BPF side's copy at the unload then
+	 * brings it, else perf names the functions by tag alone. */
+	err = add_btf(a, info.btf_id);
+	if (!err)
+		said_have(a, kt_archive_prog(a, id), info.load_time);
+	else if (err != -ENOENT)
 		a->failed++;
 	return 0;
 out:
-	if (err == -ENOENT)
-		a->gone++;
-	else
+	/* Gone already: the BPF side may still copy it at its unload, and
+	 * kt_archive_life() counts it gone if not. */
+	if (err != -ENOENT)
 		a->failed++;
 	return err;
 }
@@ -218,8 +296,16 @@ void kt_archive_life(struct kt_archive *a, __u32 id, __u64 t, bool unload)
 {
 	struct kt_bpil *p = (struct kt_bpil *)kt_archive_prog(a, id);
 
-	if (!p)
+	if (!p) {
+		if (unload) {
+			a->gone++;
+		} else {
+			a->late[a->nlate % ARRAY_SIZE(a->late)].id = id;
+			a->late[a->nlate % ARRAY_SIZE(a->late)].t = t;
+			a->nlate++;
+		}
 		return;
+	}
 	if (!unload) {
 		p->loaded = t;
 		return;

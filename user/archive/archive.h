@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include "ksymtap.h"
 #include "archive/kcore.h"
+#include "archive/stage.h"
 #include "util/htab.h"
 
 /* perf's feature numbers (tools/perf/util/header.h). */
@@ -54,7 +55,20 @@ struct kt_archive {
 	struct kt_btf_blob *btfs;
 	size_t nbtfs, cap_btfs;
 	size_t bytes; /* memory the blobs hold */
-	unsigned long long gone; /* programs unloaded before they could be read */
+	/* Programs unloaded without their code held (read too late, and not
+	 * copied by the BPF side at their unload either: kt_archive_life());
+	 * programs read too late whose copy at unload the archive holds. */
+	unsigned long long gone, caught;
+	/* The PROG_LOAD times of the last programs not held at their load,
+	 * for a copy claimed at their unload (a ring, by id). */
+	struct {
+		__u32 id;
+		__u64 t;
+	} late[64];
+	unsigned int nlate;
+	/* The BPF side's copies at unload, and its code_have map (NULL: no
+	 * such copies: native backend, or a file read back). */
+	struct kt_code_stage *stage;
 	unsigned long long failed; /* other failures to read one */
 	/* Code without a bpf_prog_info (trampolines, dispatchers, ftrace
 	 * trampolines, kprobe pages): read from /proc/kcore as it registers. */
@@ -72,10 +86,17 @@ struct kt_archive {
 
 /*
  * Capture program id (and its BTF) unless already held.  0 when captured or
- * held; -ENOENT when the program is already gone (counted in gone); another
- * -errno on failure (counted in failed).
+ * held; -ENOENT when the program is already gone (counted in gone at its
+ * unload, unless the BPF side's copy comes); another -errno on failure
+ * (counted in failed).
  */
 int kt_archive_add_prog(struct kt_archive *a, __u32 id);
+/*
+ * A BPF_PROG unregister with a copy of its program's code (kt_record.
+ * code_seq), of program id: the archive holds the copy from now on, unless
+ * it read the program itself (then only the BTF it may lack).
+ */
+void kt_archive_claim(struct kt_archive *a, __u64 seq, __u32 id);
 /* The largest code read whole from /proc/kcore (a page: kprobe pages, and
  * trampolines before 6.12 name one): a TEXT_POKE record is at most 64 KiB. */
 #define KT_ARCHIVE_TEXT_MAX 65472
@@ -84,7 +105,8 @@ int kt_archive_add_prog(struct kt_archive *a, __u32 id);
 int kt_archive_read_text(struct kt_archive *a, __u64 addr, __u32 len, unsigned char *buf);
 /* Hold a copy of code read back (a TEXT_POKE record): 0 or -ENOMEM. */
 int kt_archive_add_text(struct kt_archive *a, __u64 addr, __u64 time, const void *bytes, __u32 len);
-/* A program's PROG_LOAD (unload false) or PROG_UNLOAD at time t, if held. */
+/* A program's PROG_LOAD (unload false) or PROG_UNLOAD at time t, if held;
+ * an unload of a program not held counts in gone. */
 void kt_archive_life(struct kt_archive *a, __u32 id, __u64 t, bool unload);
 /* Drop unloaded programs and dead code's bytes, those gone first, while
  * more than max_dead are kept, the oldest went before min_death (serve's

@@ -172,6 +172,40 @@ int kt_bpil_read(int fd, unsigned char **blob, size_t *size, struct bpf_prog_inf
 	return 0;
 }
 
+int kt_bpil_pack(const struct bpf_prog_info *info, unsigned char **blob, size_t *size)
+{
+	struct kt_bpil_head head;
+	struct bpf_prog_info *full;
+	__u32 data_len;
+	unsigned char *b;
+	__u64 src, dst;
+	int i;
+
+	head.info_len = sizeof(*info);
+	head.arrays = plan(info, sizeof(*info), &data_len);
+	head.data_len = data_len;
+	b = calloc(1, sizeof(head) + sizeof(*info) + data_len);
+	if (!b)
+		return -ENOMEM;
+	memcpy(b, &head, sizeof(head));
+	full = (struct bpf_prog_info *)(b + sizeof(head));
+	*full = *info;
+	point(full, info, head.arrays, b + sizeof(head) + sizeof(*info));
+	for (i = 0; i < BPIL_LAST; i++) {
+		size_t n = (size_t)get32(info, desc[i].count) * get32(info, desc[i].size);
+
+		if (!(head.arrays & 1U << i) || !n)
+			continue;
+		memcpy(&src, (const char *)info + desc[i].array, 8);
+		memcpy(&dst, (const char *)full + desc[i].array, 8);
+		memcpy((void *)(unsigned long)dst, (const void *)(unsigned long)src, n);
+	}
+	to_offsets(full, info, head.arrays, b + sizeof(head) + sizeof(*info));
+	*blob = b;
+	*size = sizeof(head) + sizeof(*info) + data_len;
+	return 0;
+}
+
 static int bad(char *why, size_t why_size, const char *what)
 {
 	snprintf(why, why_size, "%s", what);

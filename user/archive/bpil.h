@@ -21,6 +21,11 @@ struct kt_bpil_head {
  */
 int kt_bpil_read(int fd, unsigned char **blob, size_t *size, struct bpf_prog_info *first);
 
+/* The same from an info whose arrays are in this process's memory (the
+ * BPF side's copy at unload): the arrays kt_bpil_read() asks for, as many
+ * as their counts say.  0 or -ENOMEM. */
+int kt_bpil_pack(const struct bpf_prog_info *info, unsigned char **blob, size_t *size);
+
 /*
  * A blob read back (ours, or perf's from its perf.data): the info, zero-
  * extended or cut to this build's struct, and its arrays checked to lie in

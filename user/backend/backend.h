@@ -18,6 +18,10 @@ struct kt_backend_opts {
 	size_t native_pages; /* native: data pages per CPU ring, power of two */
 	unsigned int wakeup_ms; /* bpf: poll period when wakeups are batched; 0: the kernel's */
 	bool walker; /* bpf: load the snapshot's walker with the hooks */
+	/* bpf: the BPF side copies at their unload the programs the archive
+	 * did not read, and the reader stages them here (archive/stage.h);
+	 * NULL: no copies (stream, tail, --no-code). */
+	struct kt_code_stage *code_stage;
 	/* Test and bench switches, from the environment (kt_common_init()):
 	 * KSYMTAP_DEBUG_EMPTY, the program hooks return at once;
 	 * KSYMTAP_DEBUG_KTIME, raw bpf_ktime_get_ns() timestamps;
@@ -26,6 +30,7 @@ struct kt_backend_opts {
 };
 
 struct kt_walker;
+struct kt_code_stage;
 
 struct kt_backend_ops;
 

@@ -19,6 +19,7 @@
 #include "snapshot/snapshot.h"
 #include "util/clock.h"
 #include "backend/hooks.h"
+#include "backend/code_capture.h"
 #include "record/kallsyms.h"
 #include "util/log.h"
 
@@ -42,6 +43,9 @@ struct bpf_backend {
 	__u64 wakeup_ns; /* --wakeup-ms: batched wakeups, a poll this often */
 	int ncpus;
 	int emit_err;
+	/* The BPF side's copies of programs' code (code_capture.h), or NULL. */
+	struct kt_code_stage *stage;
+	struct kt_code_asm *code;
 };
 
 static int on_event(void *ctx, void *data, size_t size)
@@ -50,11 +54,16 @@ static int on_event(void *ctx, void *data, size_t size)
 	struct kt_record r;
 	int err;
 
+	if (b->code && kt_code_asm_feed(b->code, data, size))
+		return 0;
 	if (kt_record_from_event(&r, data, size)) {
 		kt_warn("malformed event from the ring buffer (%zu bytes), skipped", size);
 		return 0;
 	}
 	r.time += b->clock_off;
+	if (b->code && r.type == KT_RECORD_KSYMBOL && r.source == KT_SRC_BPF_PROG &&
+	    r.flags & KT_KSYM_FLAG_UNREGISTER)
+		r.code_seq = kt_code_asm_take(b->code, r.addr);
 	if (kt_verbose >= 3) {
 		const struct kt_event *e = data;
 
@@ -64,6 +73,7 @@ static int on_event(void *ctx, void *data, size_t size)
 	err = b->emit(b->ctx, &r);
 	/* A program's KSYMBOL and BPF_EVENT in one ring record: the kernel's
 	 * order, KSYMBOL first, same time. */
+	r.code_seq = 0;
 	if (!err && !kt_record_bpf_event_of(&r, data, size))
 		err = b->emit(b->ctx, &r);
 	if (err)
@@ -87,18 +97,23 @@ static unsigned long long read_dropped(struct bpf_backend *b)
 	return total;
 }
 
-/* A per-CPU counter of the twins (bpf/ksymtap.bpf.c backup_stats), summed. */
-static unsigned long long backup_stat(struct bpf_backend *b, __u32 key)
+/* A per-CPU counter of map fd i, summed. */
+static unsigned long long percpu_stat(struct bpf_backend *b, enum kt_bpf_fd i, __u32 key)
 {
 	unsigned long long total = 0;
-	int i;
+	int c;
 
-	if (b->l.fd[KT_FD_BACKUP_STATS] < 0 ||
-	    bpf_map_lookup_elem(b->l.fd[KT_FD_BACKUP_STATS], &key, b->percpu))
+	if (b->l.fd[i] < 0 || bpf_map_lookup_elem(b->l.fd[i], &key, b->percpu))
 		return 0;
-	for (i = 0; i < b->ncpus; i++)
-		total += b->percpu[i];
+	for (c = 0; c < b->ncpus; c++)
+		total += b->percpu[c];
 	return total;
+}
+
+/* The twins' counters (bpf/ksymtap.bpf.c backup_stats). */
+static unsigned long long backup_stat(struct bpf_backend *b, __u32 key)
+{
+	return percpu_stat(b, KT_FD_BACKUP_STATS, key);
 }
 
 /*
@@ -474,10 +489,30 @@ static void bpf_close(struct kt_backend *kb)
 	if (!b)
 		return;
 	report_skips(b);
+	if (b->stage) {
+		b->stage->copied = percpu_stat(b, KT_FD_CODE_STATS, KT_CODE_ST_COPIED);
+		b->stage->no_room = percpu_stat(b, KT_FD_CODE_STATS, KT_CODE_ST_ROOM);
+		b->stage->partial += percpu_stat(b, KT_FD_CODE_STATS, KT_CODE_ST_PARTIAL);
+		b->stage->have_fd = -1;
+	}
+	kt_code_asm_free(b->code);
 	ring_buffer__free(b->rb);
 	kt_bpf_loaded_close(&b->l);
 	free(b->percpu);
 	free(b);
+}
+
+/* The copies of programs' code at unload go to stage (NULL: none made). */
+static int code_open(struct bpf_backend *b, struct kt_code_stage *stage)
+{
+	if (!stage || b->l.fd[KT_FD_CODE_HAVE] < 0)
+		return 0;
+	b->code = kt_code_asm_new(stage);
+	if (!b->code)
+		return -ENOMEM;
+	b->stage = stage;
+	b->stage->have_fd = b->l.fd[KT_FD_CODE_HAVE];
+	return 0;
 }
 
 static int bpf_open(struct kt_backend **out, const struct kt_backend_opts *o, kt_emit_fn emit,
@@ -510,6 +545,11 @@ static int bpf_open(struct kt_backend **out, const struct kt_backend_opts *o, kt
 		free(b->percpu);
 		free(b);
 		return err;
+	}
+	err = code_open(b, o->code_stage);
+	if (err) {
+		snprintf(why, why_size, "%s", strerror(-err));
+		goto fail;
 	}
 	b->rb = ring_buffer__new(b->l.fd[KT_FD_EVENTS], on_event, b, NULL);
 	if (!b->rb) {

@@ -210,6 +210,24 @@ static void decide_hooks(struct loader *b, const struct kt_backend_opts *o, cons
 		hook_off(b, KT_HOOK_INSN_SLOT, "no allocator hook sees kprobe pages");
 }
 
+/* The programs' constants, for the verifier to prune on. */
+static void set_rodata(const struct loader *b, const struct kt_backend_opts *o,
+		       struct ksymtap_bpf *skel)
+{
+	skel->rodata->ftrace_caller.start = b->ftrace_caller.start;
+	skel->rodata->ftrace_caller.end = b->ftrace_caller.end;
+	skel->rodata->kprobe_caller.start = b->kprobe_caller.start;
+	skel->rodata->kprobe_caller.end = b->kprobe_caller.end;
+	skel->rodata->page_size = sysconf(_SC_PAGESIZE);
+	skel->rodata->prog_del_live = b->prog_del_live;
+	skel->rodata->debug_empty = o->debug_empty;
+	/* Copies at unload only where an archive takes them (code_copy.bpf.h). */
+	skel->rodata->code_live = o->code_stage != NULL;
+	/* Batched wakeups: a forced one once a quarter of the ring is waiting,
+	 * so a burst is read long before the ring fills. */
+	skel->rodata->wakeup_bytes = o->wakeup_ms ? o->ringbuf_size / 4 : 0;
+}
+
 static int open_skel(struct loader *b, const struct kt_backend_opts *o, int only,
 		     struct ksymtap_bpf **out)
 {
@@ -249,20 +267,13 @@ static int open_skel(struct loader *b, const struct kt_backend_opts *o, int only
 	}
 	bpf_program__set_autoload(walker_prog(b, skel),
 				  only < 0 ? b->want_walker : only == KT_HOOK_MAX);
-	skel->rodata->ftrace_caller.start = b->ftrace_caller.start;
-	skel->rodata->ftrace_caller.end = b->ftrace_caller.end;
-	skel->rodata->kprobe_caller.start = b->kprobe_caller.start;
-	skel->rodata->kprobe_caller.end = b->kprobe_caller.end;
-	skel->rodata->page_size = sysconf(_SC_PAGESIZE);
 	/* ksym_del leaves programs to prog_del: loaded without that path, it
 	 * verifies in a fraction of the time (start-up, BENCHMARKS.md). */
 	b->prog_del_live = only < 0 && b->want[KT_HOOK_PROG_DEL];
-	skel->rodata->prog_del_live = b->prog_del_live;
-	skel->rodata->debug_empty = o->debug_empty;
-	/* Batched wakeups: a forced one once a quarter of the ring is waiting,
-	 * so a burst is read long before the ring fills. */
-	skel->rodata->wakeup_bytes = o->wakeup_ms ? o->ringbuf_size / 4 : 0;
+	set_rodata(b, o, skel);
 	err = bpf_map__set_max_entries(skel->maps.events, o->ringbuf_size);
+	if (!err && !o->code_stage)
+		err = bpf_map__set_max_entries(skel->maps.code_have, 1);
 	if (err) {
 		ksymtap_bpf__destroy(skel);
 		return err;
@@ -485,7 +496,9 @@ static int keep_fds(struct loader *b, struct kt_bpf_loaded *out)
 	err = keep_fd(out, KT_FD_EVENTS, bpf_map__fd(b->skel->maps.events))	      ?:
 		      keep_fd(out, KT_FD_DROPPED, bpf_map__fd(b->skel->maps.dropped)) ?:
 		      keep_fd(out, KT_FD_OWNERS, bpf_map__fd(b->skel->maps.owners))   ?:
-		      keep_fd(out, KT_FD_BACKUP_STATS, bpf_map__fd(b->skel->maps.backup_stats));
+		      keep_fd(out, KT_FD_BACKUP_STATS, bpf_map__fd(b->skel->maps.backup_stats)) ?:
+		      keep_fd(out, KT_FD_CODE_HAVE, bpf_map__fd(b->skel->maps.code_have)) ?:
+		      keep_fd(out, KT_FD_CODE_STATS, bpf_map__fd(b->skel->maps.code_stats));
 	for (h = 0; !err && h < KT_HOOK_MAX; h++) {
 		if (!b->links[h])
 			continue;

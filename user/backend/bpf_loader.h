@@ -23,6 +23,8 @@ enum kt_bpf_fd {
 	KT_FD_DROPPED,
 	KT_FD_OWNERS,
 	KT_FD_BACKUP_STATS, /* the twins' counters (bpf/ksymtap.bpf.c) */
+	KT_FD_CODE_HAVE, /* bpf/code_copy.bpf.h's maps */
+	KT_FD_CODE_STATS,
 	KT_FD_WALKER, /* the snapshot's walker, and its map */
 	KT_FD_WALKER_MAP,
 	KT_FD_LINK, /* + hook: -1 when the hook is off (hook_why[]) */

@@ -49,11 +49,14 @@ static const char record_help[] =
 	"end as perf's HEADER_BPF_PROG_INFO and HEADER_BPF_BTF: perf report\n"
 	"--header-only -I lists them, 'ksymtap disasm' shows the code at any address\n"
 	"and time, 'ksymtap inject' adds what perf's own file lacks.  A program gone\n"
-	"before it could be read keeps its symbols only (counted at exit).  The\n"
-	"bytes of trampolines, dispatchers, ftrace trampolines and kprobe pages are\n"
-	"read from /proc/kcore 100 ms after they register, and follow each as a\n"
-	"PERF_RECORD_TEXT_POKE.  The code is held in memory until the end (about\n"
-	"2 KiB per program): --no-code turns all of it off.\n"
+	"before it could be read (closed within a millisecond of its load) is\n"
+	"copied by ksymtap's unload hook instead, while less than an eighth of the\n"
+	"ring buffer is waiting; one neither read nor copied keeps its symbols only\n"
+	"(counted at exit).  The bytes of trampolines, dispatchers, ftrace\n"
+	"trampolines and kprobe pages are read from /proc/kcore 100 ms after they\n"
+	"register, and follow each as a PERF_RECORD_TEXT_POKE.  The code is held in\n"
+	"memory until the end (about 2 KiB per program): --no-code turns all of it\n"
+	"off.\n"
 	"\n"
 	"Options:\n";
 
@@ -127,6 +130,7 @@ struct rec_out {
 	bool pipe; /* perf's pipe format (not seekable) */
 	struct kt_perf_data pd;
 	struct kt_archive code; /* the programs' code, for the file format */
+	struct kt_code_stage stage; /* the BPF side's copies at unload, for code */
 	bool no_code; /* --no-code */
 };
 
@@ -177,6 +181,7 @@ static int record_open(struct rec_out *o)
 	if (!o->pipe && !o->no_code) {
 		o->pd.archive = &o->code;
 		o->pd.texts = true;
+		o->code.stage = &o->stage;
 	}
 	return KT_EXIT_OK;
 }
@@ -204,9 +209,10 @@ static int record_close(struct rec_out *o, int err, int status)
 	} else if (status == KT_EXIT_OK) {
 		kt_info("wrote %llu records to %s", o->pd.records, o->what);
 		if (o->pd.archive)
-			kt_info("with the code of %zu programs (%zu KiB) and the bytes of %llu "
-				"trampolines and other images",
-				o->code.progs.n, o->code.bytes >> 10, o->code.texts);
+			kt_info("with the code of %zu programs (%zu KiB; %llu of them copied at "
+				"their unload) and the bytes of %llu trampolines and other images",
+				o->code.progs.n, o->code.bytes >> 10, o->code.caught,
+				o->code.texts);
 		if (o->code.texts_failed)
 			kt_warn("the bytes of %llu trampolines and other images could not be read "
 				"from /proc/kcore: %s",
@@ -223,8 +229,14 @@ static int record_close(struct rec_out *o, int err, int status)
 			kt_warn("%llu programs were unloaded before their code could be read, "
 				"%llu could not be read: %s has their symbols, not their code",
 				o->code.gone, o->code.failed, o->what);
+		if (o->stage.no_room || o->stage.partial || o->stage.unclaimed)
+			kt_warn("of the programs read too late, %llu were not copied at their "
+				"unload (over an eighth of the ring buffer was waiting), %llu copies were "
+				"incomplete, %llu found no symbol",
+				o->stage.no_room, o->stage.partial, o->stage.unclaimed);
 	}
 	kt_archive_free(&o->code);
+	kt_stage_fini(&o->stage);
 	if (o->fd != STDOUT_FILENO && close(o->fd) && status == KT_EXIT_OK) {
 		kt_err("writing %s: %s", o->what, strerror(errno));
 		status = KT_EXIT_FAIL;
@@ -256,9 +268,14 @@ int cmd_record(int argc, char **argv)
 	first = kt_cmd_parse(&cmd, &c, argc, argv, &status);
 	if (first < 0)
 		return status;
+	kt_stage_init(&o.stage);
 	status = record_open(&o);
-	if (status != KT_EXIT_OK)
+	if (status != KT_EXIT_OK) {
+		kt_stage_fini(&o.stage);
 		return status;
+	}
+	if (o.code.stage)
+		c.bo.code_stage = &o.stage;
 	if (kt_pipeline_init(&p) || kt_pipeline_add_sink(&p, &o.pd.sink)) {
 		kt_err("out of memory");
 		return record_close(&o, -ENOMEM, KT_EXIT_FAIL);

@@ -439,6 +439,7 @@ static int serve_open(struct serve_run *r, struct kt_common *c)
 			return err;
 		}
 	}
+	c->bo.code_stage = kt_server_code_stage(r->s);
 	err = kt_open_backend(c, r->p, &r->b);
 	if (err)
 		return err;

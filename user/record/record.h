@@ -59,6 +59,12 @@ struct kt_record {
 	__u8 tag[KT_TAG_SIZE];
 	/* LOST */
 	__u64 lost;
+	/* A BPF_PROG unregister KSYMBOL: the BPF side's copy of its program's
+	 * code, staged under this number by the reader (archive/stage.h);
+	 * 0: none.  The reader staged it just before it passed this record on,
+	 * so the copy goes with this very unregister, not another one at the
+	 * same address still in the queue. */
+	__u64 code_seq;
 	/* What the cgroup id resolves to (user/record/attrib.h), set by the pipeline;
 	 * NULL: not looked up.  Valid while the record is being emitted. */
 	const struct kt_attrib *attrib;

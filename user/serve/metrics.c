@@ -285,7 +285,8 @@ static const struct family {
 	    "by --code-size for what is gone).",
 	    V_CODE_BYTES, SERVING),
 	MANY("ksymtap_code_unread_total", "counter",
-	     "Programs whose code could not be read: gone before it was, or another failure.",
+	     "Programs whose code could not be read: gone before it was (and not copied at its "
+	     "unload), or another failure.",
 	     code_unread, SERVING),
 	ONE("ksymtap_code_evicted_total", "counter",
 	    "Gone programs and code whose code was dropped (--history, --history-age, --code-size).",

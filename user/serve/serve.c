@@ -93,9 +93,17 @@ int kt_server_open(struct kt_server **out, const struct kt_serve_opts *o, struct
 	if (kt_perf_clock_offset(&s->clock_off))
 		s->clock_off = 0;
 	kt_history_init(&s->hist);
+	kt_stage_init(&s->stage);
+	if (!o->no_code)
+		s->code.stage = &s->stage;
 	s->wall_off = wall_offset(s);
 	*out = s;
 	return 0;
+}
+
+struct kt_code_stage *kt_server_code_stage(struct kt_server *s)
+{
+	return s->code.stage;
 }
 
 void kt_server_free(struct kt_server *s)
@@ -105,6 +113,7 @@ void kt_server_free(struct kt_server *s)
 	kt_server_stop_accepting(s);
 	kt_history_fini(&s->hist);
 	kt_archive_free(&s->code);
+	kt_stage_fini(&s->stage);
 	free(s->tdue);
 	free(s->c);
 	free(s);

@@ -74,6 +74,9 @@ struct kt_loop;
  * p.  -errno and why on failure. */
 int kt_server_open(struct kt_server **out, const struct kt_serve_opts *o, struct kt_pipeline *p,
 		   struct kt_loop *l, char *why, size_t why_size);
+/* Where the backend stages the BPF side's copies of programs' code for the
+ * daemon's archive; NULL with --no-code. */
+struct kt_code_stage *kt_server_code_stage(struct kt_server *s);
 /* After each round of the loop: handshake deadlines, freeing closed clients. */
 void kt_server_tick(struct kt_server *s);
 /* When kt_server_tick() has work though nothing else happens

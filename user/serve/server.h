@@ -69,6 +69,7 @@ struct kt_server {
 	struct kt_history hist;
 	bool hist_warned;
 	struct kt_archive code; /* the programs' code, as the history bounds it */
+	struct kt_code_stage stage; /* the BPF side's copies at unload, for code */
 	/* Code without a bpf_prog_info whose bytes are read a little after it
 	 * registers (serve_fanout.c says why), oldest first. */
 	struct text_due {

@@ -14,6 +14,7 @@
 # a BPF trampoline's bytes as /proc/kcore had them while it lived (where
 # there are trampolines: not arm64 before 6.4); and the same from a `ksymtap
 # serve` that ran beside it (disasm -s).
+# vm-timeout: 420 (5.10 and arm64 under emulation: the loads and perf report)
 . /ksymtap/lib.sh
 
 kt_start rec.out record -o k.data -v
@@ -38,16 +39,26 @@ grep -E ' bpf_prog_[0-9a-f]{16}_(kt_sock_main|kt_sub_one|kt_sub_two)\b' /proc/ka
 sleep 0.5
 touch go
 wait $LOADER || fail "ktload failed"
+# Programs visible for under a millisecond (the same object: the program
+# above is their identical load kept alive, whose xlated linum is the
+# oracle of their source lines), each read by ktshort in that window; up to
+# 8, of at most 40 loads (under emulation a load and close take longer).
+ktshort $BIN/subprogs.bpf.o kt_sock_main 8 1000 >short.txt 2>short.err ||
+	fail "ktshort: $(cat short.err) $(tail -n 1 short.txt)"
 # A BPF trampoline (fentry and fexit on one function): its bytes as
 # /proc/kcore has them while it lives, a page from its start (its length
 # comes from perf's own record below).
 if ! no_fentry; then
+	awk '$3 ~ /^bpf_trampoline_[0-9_]+$/ {print $1, $3}' /proc/kallsyms | sort >tramp.before
 	ktload -a -w go.tramp $BIN/fentry.bpf.o >tramp.txt 2>&1 &
 	TL=$!
 	wait_for tramp.txt '^attached' 30 || fail "fentry workload: $(cat tramp.txt)"
 	sleep 0.3
-	awk '$3 ~ /^bpf_trampoline_[0-9_]+$/ {print $1}' /proc/kallsyms >tramp.addrs
-	[ -s tramp.addrs ] || fail "no bpf_trampoline_ in /proc/kallsyms"
+	# The trampolines the attach made (those new in kallsyms): ksymtap's
+	# own hooks have trampolines too, which its daemon's attach rewrote.
+	awk '$3 ~ /^bpf_trampoline_[0-9_]+$/ {print $1, $3}' /proc/kallsyms | sort >tramp.after
+	awk 'NR == FNR { b[$0] = 1; next } !($0 in b) { print $1 }' tramp.before tramp.after >tramp.addrs
+	[ -s tramp.addrs ] || fail "no new bpf_trampoline_ in /proc/kallsyms after the attach"
 	while read -r a; do
 		ktkcore "$a" 4096 >"tramp.$a.hex" || fail "ktkcore $a"
 	done <tramp.addrs
@@ -62,11 +73,17 @@ fi
 sleep 0.5
 perf_stop
 kt_stop
+# On a failure, what the test gathered about the case at hand.
+dump=
+on_fail() { [ -z "$dump" ] || cat "$dump"; }
 grep -q 'with the code of [1-9]' rec.out.err || fail "no code captured: $(cat rec.out.err)"
+# The copy at unload lives in the program hooks: a hook the kernel refused
+# would leave it to another path or to native records.
+! grep 'kernel refused' rec.out.err || fail "a hook was refused"
 
 # "# bpf_prog_info ID:" then "# <tab>sub_prog I: NAME addr 0xA size N".
-prog_funcs() { # perf.data
-	perf report --header-only -I -i "$1" 2>/dev/null | awk -v id="$id" '
+prog_funcs() { # perf.data [id]
+	perf report --header-only -I -i "$1" 2>/dev/null | awk -v id="${2:-$id}" '
 	$2 == "bpf_prog_info" { on = ($3 == id ":") ; next }
 	on && $2 == "sub_prog" { a = $6; sub("^0x", "", a); print $4, a, $8; next }
 	{ on = 0 }'
@@ -91,11 +108,51 @@ t=$(prog_load_time k.data "$id")
 code_check "-i k.data" code.txt xlated.txt "$t" .
 note "disasm at $t: $(grep -c '^func ' code.txt) functions' bytes as the kernel's, $(wc -l <lines.txt) source lines as bpftool's"
 
+# The short-lived programs: in the file's header as perf reads it (with
+# their BTF), and their code at their load time, from the file and the
+# daemon.  perf's own record mostly lacks them: its side-band thread reads
+# a program by id after the event.
+grep -i 'warning\|code of\|hook prog_del\|hook ksym_del' rec.out.err >dbg1.txt || :
+dump=dbg1.txt
+nshort=0 nlack=0
+while read -r kind sid life; do
+	[ "$kind" = short ] || continue
+	sbtf=$(awk '/^prog / {print $6}' "short.$sid.txt")
+	prog_funcs k.data "$sid" >"short.$sid.ours"
+	[ -s "short.$sid.ours" ] || fail "short-lived prog $sid (visible $life us): no bpf_prog_info in perf report --header-only -I"
+	grep -q "^# btf info of id $sbtf\$" hdr.txt || fail "short-lived prog $sid: no btf info of its BTF $sbtf"
+	prog_funcs native.data "$sid" | grep -q . || nlack=$((nlack + 1))
+	st=$(prog_mid_time k.data "$sid")
+	[ -n "$st" ] || fail "perf script shows no PROG_LOAD and PROG_UNLOAD of $sid in k.data"
+	mkdir -p "short.$sid.d" "short.$sid.s"
+	code_check "-i k.data" "short.$sid.txt" xlated.txt "$st" "short.$sid.d"
+	a0=$(awk '/^func / {print $2; exit}' "short.$sid.txt")
+	{
+		echo "prog $sid at $st, its first function at $a0: k.data, the daemon then and now, and perf's records there"
+		ksymtap resolve -i k.data --at "$st" "$a0"
+		ksymtap resolve -s "$PWD/code.sock" --at "$st" "$a0"
+		ksymtap resolve -s "$PWD/code.sock" "$a0"
+		perf script -i k.data --ns --show-bpf-events 2>/dev/null | grep -i "$a0\| $sid\$"
+		grep -i 'lost\|resync\|warning' serve.err
+	} >dbg2.txt 2>&1 || :
+	dump=dbg2.txt
+	code_check "-s $PWD/code.sock" "short.$sid.txt" xlated.txt "$st" "short.$sid.s"
+	nshort=$((nshort + 1))
+done <short.txt
+[ "$nshort" -gt 0 ] || fail "ktshort kept no program: $(cat short.txt)"
+note "$nshort programs visible under 1 ms ($(tail -n 1 short.txt) loads): bytes and source lines from the file and the daemon; perf's own record lacks $nlack of them; $(grep -o '[0-9]* of them copied at their unload' rec.out.err)"
+
 # The trampoline, gone: disasm at the moment the test read /proc/kcore shows
 # the bytes it had, as many as its symbol has (6.12+: its image; before, a
 # page).
 if ! no_fentry; then
 	n=0
+	{
+		echo "trampolines read at $tt; record's words and the TEXT_POKEs there:"
+		grep -i 'trampolines\|kcore\|warning' rec.out.err
+		perf script -i k.data --ns --show-text-poke-events 2>/dev/null | grep -i "$(sed 's/^0*//' tramp.addrs | tr '\n' '|' | sed 's/|$//;s/|/\\|/g')"
+	} >dbg3.txt 2>&1 || :
+	dump=dbg3.txt
 	while read -r a; do
 		ksymtap disasm -i k.data --at "$tt" -f json "$a" >"tramp.$a.json" 2>tramp.err ||
 			fail "disasm of trampoline $a: $(cat tramp.err)"
