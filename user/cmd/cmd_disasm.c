@@ -75,6 +75,7 @@ static int disasm_opt(void *ctx, int opt, const char *arg)
 
 	switch (opt) {
 	case 'i':
+	case OPT_FROM:
 		o->in = arg;
 		return 1;
 	case 's':

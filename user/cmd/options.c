@@ -155,6 +155,7 @@ const struct kt_optdef kt_opts_tail[] = {
 
 const struct kt_optdef kt_opts_disasm[] = {
 	KT_OPT('i', "input", "FILE", "a 'ksymtap record' file (its code archive)"),
+	KT_OPT(OPT_FROM, "from", "FILE", "the same as --input"),
 	KT_OPT('s', "socket", "SOCKET",
 	       "a 'ksymtap serve' daemon's socket (the code it keeps, as long as its history "
 	       "keeps the program)"),

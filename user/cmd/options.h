@@ -13,6 +13,7 @@ enum {
 	OPT_SNAPSHOT, /* tail */
 	OPT_NO_CODE, /* record, serve */
 	OPT_CODE_SIZE, /* serve */
+	OPT_FROM, /* disasm */
 	OPT_SOCKET_MODE, /* serve, to the end */
 	OPT_SOCKET_GROUP,
 	OPT_CLIENT_QUEUE,
