@@ -13,6 +13,7 @@
 #include <bpf/bpf.h>
 #include "archive/archive.h"
 #include "archive/bpil.h"
+#include "record/record.h"
 #include "util/base.h"
 
 const struct kt_bpil *kt_archive_prog(const struct kt_archive *a, __u32 id)
@@ -126,6 +127,7 @@ static void keep_btf(struct kt_archive *a, struct kt_staged *st)
 
 void kt_archive_claim(struct kt_archive *a, __u64 seq, __u32 id)
 {
+	const struct kt_bpil *held;
 	struct kt_staged st;
 	size_t i;
 
@@ -136,9 +138,10 @@ void kt_archive_claim(struct kt_archive *a, __u64 seq, __u32 id)
 		__atomic_fetch_add(&a->stage->unclaimed, 1, __ATOMIC_RELAXED);
 		return;
 	}
-	if (kt_archive_prog(a, id)) {
+	held = kt_archive_prog(a, id);
+	if (held) {
 		/* Read in time but without its BTF (add_prog()). */
-		if (st.btf_id == kt_archive_prog(a, id)->btf_id)
+		if (st.btf_id == held->btf_id)
 			keep_btf(a, &st);
 		kt_staged_free(&st);
 		return;
@@ -159,6 +162,17 @@ void kt_archive_claim(struct kt_archive *a, __u64 seq, __u32 id)
 			kt_archive_life(a, id, a->late[i].t, false);
 	keep_btf(a, &st);
 	kt_staged_free(&st);
+}
+
+void kt_archive_follow(struct kt_archive *a, const struct kt_record *r)
+{
+	if (r->type == KT_RECORD_BPF_EVENT) {
+		if (r->bpf_type == KT_BPF_EVENT_PROG_LOAD)
+			kt_archive_add_prog(a, r->prog_id);
+		kt_archive_life(a, r->prog_id, r->time, r->bpf_type != KT_BPF_EVENT_PROG_LOAD);
+	}
+	if (r->code_seq)
+		kt_archive_claim(a, r->code_seq, r->prog_id);
 }
 
 int kt_archive_add_prog(struct kt_archive *a, __u32 id)

@@ -97,6 +97,14 @@ int kt_archive_add_prog(struct kt_archive *a, __u32 id);
  * it read the program itself (then only the BTF it may lack).
  */
 void kt_archive_claim(struct kt_archive *a, __u64 seq, __u32 id);
+struct kt_record;
+/*
+ * A live record, as record's and serve's archives follow them: a PROG_LOAD
+ * reads the program (kt_archive_add_prog()) and, with a PROG_UNLOAD, marks
+ * its life (kt_archive_life()); an unregister carrying the BPF side's copy
+ * hands it over (kt_archive_claim()).
+ */
+void kt_archive_follow(struct kt_archive *a, const struct kt_record *r);
 /* The largest code read whole from /proc/kcore (a page: kprobe pages, and
  * trampolines before 6.12 name one): a TEXT_POKE record is at most 64 KiB. */
 #define KT_ARCHIVE_TEXT_MAX 65472

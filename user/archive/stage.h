@@ -37,10 +37,10 @@ struct kt_code_stage {
 	__u64 last_seq;
 	int have_fd; /* code_have, or -1 */
 	/* Copies pushed out unclaimed, and copies that arrived incomplete
-	 * (counted by the reader, and by the BPF side); the BPF side's whole
-	 * copies, and the programs it did not copy because the ring was more
-	 * than an eighth full (read when the backend closes). */
-	unsigned long long unclaimed, partial, copied, no_room;
+	 * (counted by the reader, and by the BPF side); the programs the BPF
+	 * side did not copy because the ring was more than an eighth full
+	 * (read when the backend closes). */
+	unsigned long long unclaimed, partial, no_room;
 };
 
 void kt_stage_init(struct kt_code_stage *s);

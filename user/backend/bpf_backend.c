@@ -490,7 +490,6 @@ static void bpf_close(struct kt_backend *kb)
 		return;
 	report_skips(b);
 	if (b->stage) {
-		b->stage->copied = percpu_stat(b, KT_FD_CODE_STATS, KT_CODE_ST_COPIED);
 		b->stage->no_room = percpu_stat(b, KT_FD_CODE_STATS, KT_CODE_ST_ROOM);
 		b->stage->partial += percpu_stat(b, KT_FD_CODE_STATS, KT_CODE_ST_PARTIAL);
 		b->stage->have_fd = -1;

@@ -72,16 +72,8 @@ static int sink_record(struct kt_sink *sink, const struct kt_record *r)
 	}
 	/* The code, read as the load passes (archive/archive.h), kept as
 	 * long as the history keeps the program's symbols. */
-	if (r->type == KT_RECORD_BPF_EVENT && !s->o.no_code) {
-		bool unload = r->bpf_type != KT_BPF_EVENT_PROG_LOAD;
-
-		if (!unload)
-			kt_archive_add_prog(&s->code, r->prog_id);
-		kt_archive_life(&s->code, r->prog_id, r->time, unload);
-	}
-	/* A program read too late, copied by the BPF side at its unload. */
-	if (r->code_seq && !s->o.no_code)
-		kt_archive_claim(&s->code, r->code_seq, r->prog_id);
+	if (!s->o.no_code)
+		kt_archive_follow(&s->code, r);
 	if (r->type == KT_RECORD_KSYMBOL && !s->o.no_code && kt_archive_is_text(r->source))
 		keep_text(s, r);
 	s->enclen[0] = s->enclen[1] = s->enclen[2] = -1;

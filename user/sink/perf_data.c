@@ -419,13 +419,8 @@ int kt_perf_data_record(struct kt_perf_data *pd, const struct kt_record *r)
 		return (int)n;
 	/* At once, as perf's side-band thread does: a program gone by now is
 	 * counted (kt_archive.gone), its symbols still written. */
-	if (pd->archive && r->type == KT_RECORD_BPF_EVENT && r->bpf_type == KT_BPF_EVENT_PROG_LOAD)
-		kt_archive_add_prog(pd->archive, r->prog_id);
-	if (pd->archive && r->type == KT_RECORD_BPF_EVENT && r->bpf_type == KT_BPF_EVENT_PROG_UNLOAD)
-		kt_archive_life(pd->archive, r->prog_id, r->time, true);
-	/* A program it missed, copied by the BPF side at its unload. */
-	if (pd->archive && r->code_seq)
-		kt_archive_claim(pd->archive, r->code_seq, r->prog_id);
+	if (pd->archive)
+		kt_archive_follow(pd->archive, r);
 	err = maybe_comm(pd, r);
 	if (!err)
 		err = kt_reorder_push(&pd->q, time, pd->now(), rec, n);
