@@ -88,3 +88,14 @@ grep 'with the code of' kt.err | sed 's/^/# /'
 rm -f hookcost.data
 measure nocode. record --no-code -o hookcost.data
 rm -f hookcost.data
+# The floor of these figures, and what the backup twins add (issue 34):
+# the same programs attached but returning at once (KSYMTAP_DEBUG_EMPTY:
+# each run is then the trampoline's enter and exit and bpf_stats' own two
+# clock reads), and, where twins load, the programs without them
+# (KSYMTAP_DEBUG_NO_BACKUP; elsewhere the same as stream).
+export KSYMTAP_DEBUG_EMPTY=1
+measure empty. stream
+unset KSYMTAP_DEBUG_EMPTY
+export KSYMTAP_DEBUG_NO_BACKUP=1
+measure nobackup. stream
+unset KSYMTAP_DEBUG_NO_BACKUP
