@@ -11,7 +11,9 @@
 # hook copies the code of each program it could not read in time (issue 32,
 # bpf/code_copy.bpf.h: in a tight load+close cycle, most of them), and with
 # `record --no-code` (hookcost.nocode.*), where it copies nothing: the A/B
-# of that copy.
+# of that copy.  Then the backup twins' share (issue 34): the programs
+# attached but empty (hookcost.empty.*), without twins (nobackup.*), and
+# both with the listener SIGSTOPped (stopped.*, stopped_nobackup.*).
 . /ksymtap/bench_lib.sh
 
 [ -w /proc/sys/kernel/bpf_stats_enabled ] || fail "no kernel.bpf_stats_enabled"
@@ -22,6 +24,10 @@ measure() { # prefix args...
 	local prefix=$1
 	shift
 	ktb_start /dev/null kt.err "$@" -v
+	# KTB_STOP: the listener SIGSTOPped, as 10-overhead.sh's ktstop, so no
+	# record wakes it: the programs' figures without the wake-ups their
+	# ring commits raise (an interrupt that runs inside a program's run).
+	[ -n "${KTB_STOP:-}" ] && kill -STOP "$KT_PID"
 	echo 1 >/proc/sys/kernel/bpf_stats_enabled
 	bpftool -j prog show >before.json
 	out=$(ktbload cycle -n "$KTB_CYCLES" -W 0 -N ktb_cycle) || fail "ktbload: $out"
@@ -38,6 +44,7 @@ measure() { # prefix args...
 	done >prog_target.txt
 	bpftool btf dump file /sys/kernel/btf/vmlinux format raw |
 		awk '$2 == "FUNC" { id = $1; gsub(/[][]/, "", id); print id, substr($3, 2, length($3) - 2) }' >funcs.txt
+	[ -n "${KTB_STOP:-}" ] && kill -CONT "$KT_PID"
 	kt_stop
 	awk 'FILENAME == ARGV[1] { f[$1] = $2; next } { print $1, ($2 in f) ? f[$2] : "btf_" $2 }' \
 		funcs.txt prog_target.txt >prog_func.txt
@@ -99,3 +106,12 @@ unset KSYMTAP_DEBUG_EMPTY
 export KSYMTAP_DEBUG_NO_BACKUP=1
 measure nobackup. stream
 unset KSYMTAP_DEBUG_NO_BACKUP
+# The same two with the listener stopped (a ring that holds the whole run):
+# what the programs themselves cost, which the overhead bench's ktstop and
+# ktstop1 conditions measure as a share of the cycle.
+KTB_STOP=1
+measure stopped. stream --ringbuf-size 16M
+export KSYMTAP_DEBUG_NO_BACKUP=1
+measure stopped_nobackup. stream --ringbuf-size 16M
+unset KSYMTAP_DEBUG_NO_BACKUP
+KTB_STOP=

@@ -422,6 +422,8 @@ END {
 	row("icount: all ksymtap programs, instructions per load+close cycle", "raw", "icount.hookcost.total.ns_per_cycle")
 	row("icount: ... the same programs attached but empty (KSYMTAP_DEBUG_EMPTY: the floor of bpf_stats)", "raw", "icount.hookcost.empty.total.ns_per_cycle")
 	row("icount: ... without the backup twins (KSYMTAP_DEBUG_NO_BACKUP)", "raw", "icount.hookcost.nobackup.total.ns_per_cycle")
+	row("icount: ... with the listener SIGSTOPped (no wake-ups: the programs alone)", "raw", "icount.hookcost.stopped.total.ns_per_cycle")
+	row("icount: ... SIGSTOPped, without the backup twins", "raw", "icount.hookcost.stopped_nobackup.total.ns_per_cycle")
 	row("icount: per-cycle p50: ksymtap", "pct", "icount.overhead.kt.ratio_p50")
 	row("icount: per-cycle p50: perf", "pct", "icount.overhead.perf.ratio_p50")
 	row("icount: per-cycle p50: ksymtap stopped", "pct", "icount.overhead.ktstop.ratio_p50")
