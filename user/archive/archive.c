@@ -28,12 +28,22 @@ const struct kt_bpil *kt_archive_prog(const struct kt_archive *a, __u32 id)
 	return NULL;
 }
 
+/* Hold data, the raw BTF of object id (room for it made by KT_GROW first). */
+static void btf_hold(struct kt_archive *a, __u32 id, unsigned char *data, __u32 size)
+{
+	struct kt_btf_blob *b = &a->btfs[a->nbtfs++];
+
+	b->id = id;
+	b->size = size;
+	b->data = data;
+	a->bytes += size;
+}
+
 /* The raw BTF of object id: bpf_btf_info's two calls (size, then data). */
 static int add_btf(struct kt_archive *a, __u32 id)
 {
 	struct bpf_btf_info info = {};
 	__u32 len = sizeof(info);
-	struct kt_btf_blob *b;
 	unsigned char *data;
 	int fd, err;
 
@@ -66,11 +76,7 @@ static int add_btf(struct kt_archive *a, __u32 id)
 		free(data);
 		return err;
 	}
-	b = &a->btfs[a->nbtfs++];
-	b->id = id;
-	b->size = info.btf_size;
-	b->data = data;
-	a->bytes += b->size;
+	btf_hold(a, id, data, info.btf_size);
 	return 0;
 }
 
@@ -112,16 +118,10 @@ static int hold(struct kt_archive *a, __u32 id, __u32 btf_id, unsigned char *blo
 /* The staged copy's BTF, unless held. */
 static void keep_btf(struct kt_archive *a, struct kt_staged *st)
 {
-	struct kt_btf_blob *b;
-
 	if (!st->btf || !st->btf_id || kt_archive_btf(a, st->btf_id) ||
 	    KT_GROW(a->btfs, a->cap_btfs, a->nbtfs + 1))
 		return;
-	b = &a->btfs[a->nbtfs++];
-	b->id = st->btf_id;
-	b->size = st->btf_size;
-	b->data = st->btf;
-	a->bytes += b->size;
+	btf_hold(a, st->btf_id, st->btf, st->btf_size);
 	st->btf = NULL;
 }
 
@@ -146,9 +146,8 @@ void kt_archive_claim(struct kt_archive *a, __u64 seq, __u32 id)
 		kt_staged_free(&st);
 		return;
 	}
-	/* The blob's info.id (head, then info): the BPF side could not know it. */
-	memcpy(st.blob + sizeof(struct kt_bpil_head) + offsetof(struct bpf_prog_info, id), &id,
-	       sizeof(id));
+	/* The BPF side could not know the program's id. */
+	kt_bpil_set_id(st.blob, id);
 	if (hold(a, id, st.btf_id, st.blob, st.size)) {
 		st.blob = NULL;
 		kt_staged_free(&st);

@@ -99,6 +99,10 @@ static __u32 plan(const struct bpf_prog_info *info, __u32 len, __u32 *data_len)
 	return arrays;
 }
 
+/* A blob's info and its arrays' data (kt_bpil_head, then the info). */
+#define BLOB_INFO(b) ((struct bpf_prog_info *)((b) + sizeof(struct kt_bpil_head)))
+#define BLOB_DATA(b) ((b) + sizeof(struct kt_bpil_head) + sizeof(struct bpf_prog_info))
+
 /* Point full's arrays into data, sized as info says. */
 static void point(struct bpf_prog_info *full, const struct bpf_prog_info *info, __u32 arrays,
 		  unsigned char *data)
@@ -137,30 +141,54 @@ static int to_offsets(struct bpf_prog_info *full, const struct bpf_prog_info *in
 	return 0;
 }
 
+/*
+ * A blob laid out for info's arrays (plan(): head, the info, the arrays'
+ * data), its info seed's copy (or zeros) with the arrays pointed into the
+ * data.  NULL on -ENOMEM.
+ */
+static unsigned char *blob_new(const struct bpf_prog_info *info, __u32 len,
+			       const struct bpf_prog_info *seed, struct kt_bpil_head *head,
+			       size_t *size)
+{
+	struct bpf_prog_info *full;
+	unsigned char *b;
+	__u32 data_len;
+
+	head->info_len = sizeof(*info);
+	head->arrays = plan(info, len, &data_len);
+	head->data_len = data_len;
+	*size = sizeof(*head) + sizeof(*info) + data_len;
+	b = calloc(1, *size);
+	if (!b)
+		return NULL;
+	memcpy(b, head, sizeof(*head));
+	full = (struct bpf_prog_info *)(b + sizeof(*head));
+	if (seed)
+		*full = *seed;
+	point(full, info, head->arrays, BLOB_DATA(b));
+	return b;
+}
+
 int kt_bpil_read(int fd, unsigned char **blob, size_t *size, struct bpf_prog_info *first)
 {
 	struct bpf_prog_info info = {}, *full;
-	__u32 len = sizeof(info), data_len;
+	__u32 len = sizeof(info);
 	struct kt_bpil_head head;
 	unsigned char *b;
+	size_t n;
 	int err;
 
 	if (bpf_obj_get_info_by_fd(fd, &info, &len))
 		return -errno;
-	head.info_len = sizeof(info);
-	head.arrays = plan(&info, len, &data_len);
-	head.data_len = data_len;
-	b = calloc(1, sizeof(head) + sizeof(info) + data_len);
+	b = blob_new(&info, len, NULL, &head, &n);
 	if (!b)
 		return -ENOMEM;
-	memcpy(b, &head, sizeof(head));
-	full = (struct bpf_prog_info *)(b + sizeof(head));
-	point(full, &info, head.arrays, b + sizeof(head) + sizeof(info));
+	full = BLOB_INFO(b);
 	err = bpf_obj_get_info_by_fd(fd, full, &len) ? -errno : 0;
 	/* A program's image is fixed once loaded: a size that changed is
 	 * refused rather than kept cut. */
 	if (!err)
-		err = to_offsets(full, &info, head.arrays, b + sizeof(head) + sizeof(info));
+		err = to_offsets(full, &info, head.arrays, BLOB_DATA(b));
 	if (err) {
 		free(b);
 		return err;
@@ -168,7 +196,7 @@ int kt_bpil_read(int fd, unsigned char **blob, size_t *size, struct bpf_prog_inf
 	if (first)
 		*first = *full;
 	*blob = b;
-	*size = sizeof(head) + sizeof(info) + data_len;
+	*size = n;
 	return 0;
 }
 
@@ -176,34 +204,33 @@ int kt_bpil_pack(const struct bpf_prog_info *info, unsigned char **blob, size_t 
 {
 	struct kt_bpil_head head;
 	struct bpf_prog_info *full;
-	__u32 data_len;
 	unsigned char *b;
 	__u64 src, dst;
+	size_t n;
 	int i;
 
-	head.info_len = sizeof(*info);
-	head.arrays = plan(info, sizeof(*info), &data_len);
-	head.data_len = data_len;
-	b = calloc(1, sizeof(head) + sizeof(*info) + data_len);
+	b = blob_new(info, sizeof(*info), info, &head, &n);
 	if (!b)
 		return -ENOMEM;
-	memcpy(b, &head, sizeof(head));
-	full = (struct bpf_prog_info *)(b + sizeof(head));
-	*full = *info;
-	point(full, info, head.arrays, b + sizeof(head) + sizeof(*info));
+	full = BLOB_INFO(b);
 	for (i = 0; i < BPIL_LAST; i++) {
-		size_t n = (size_t)get32(info, desc[i].count) * get32(info, desc[i].size);
+		size_t len = (size_t)get32(info, desc[i].count) * get32(info, desc[i].size);
 
-		if (!(head.arrays & 1U << i) || !n)
+		if (!(head.arrays & 1U << i) || !len)
 			continue;
 		memcpy(&src, (const char *)info + desc[i].array, 8);
 		memcpy(&dst, (const char *)full + desc[i].array, 8);
-		memcpy((void *)(unsigned long)dst, (const void *)(unsigned long)src, n);
+		memcpy((void *)(unsigned long)dst, (const void *)(unsigned long)src, len);
 	}
-	to_offsets(full, info, head.arrays, b + sizeof(head) + sizeof(*info));
+	to_offsets(full, info, head.arrays, BLOB_DATA(b));
 	*blob = b;
-	*size = sizeof(head) + sizeof(*info) + data_len;
+	*size = n;
 	return 0;
+}
+
+void kt_bpil_set_id(unsigned char *blob, __u32 id)
+{
+	BLOB_INFO(blob)->id = id;
 }
 
 static int bad(char *why, size_t why_size, const char *what)

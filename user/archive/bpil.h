@@ -25,6 +25,8 @@ int kt_bpil_read(int fd, unsigned char **blob, size_t *size, struct bpf_prog_inf
  * BPF side's copy at unload): the arrays kt_bpil_read() asks for, as many
  * as their counts say.  0 or -ENOMEM. */
 int kt_bpil_pack(const struct bpf_prog_info *info, unsigned char **blob, size_t *size);
+/* Write id into the info of a blob kt_bpil_pack() or kt_bpil_read() made. */
+void kt_bpil_set_id(unsigned char *blob, __u32 id);
 
 /*
  * A blob read back (ours, or perf's from its perf.data): the info, zero-
